@@ -1,0 +1,309 @@
+"""Decks and shoes: ordered cards dealt from the top, burns kept apart from discards.
+
+>>> deck = Deck.standard(seed=42)
+>>> hole = deck.draw(2)
+>>> burn = deck.burn()
+>>> flop = deck.draw(3)
+>>> len(deck), len(deck.dealt), deck.burned == (burn,)
+(46, 5, True)
+>>> Deck.standard(seed=42).draw(2) == hole      # a seed replays the deal card for card
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+
+from croupier.cards.card import Card, Rank, Suit, parse_cards
+from croupier.cards.rng import make_rng
+from croupier.errors import CroupierError, DuplicateCardError
+
+__all__ = ["Deck", "EmptyDeckError", "Shoe", "full_deck", "stripped_deck"]
+
+
+class EmptyDeckError(CroupierError):
+    """A card was asked for but none is left to deal.
+
+    >>> Deck.stacked("As").draw(2)
+    Traceback (most recent call last):
+    ...
+    croupier.cards.deck.EmptyDeckError: cannot deal 2 card(s): 1 left
+    """
+
+
+def full_deck() -> tuple[Card, ...]:
+    """The 52-card deck without jokers (Poker 4.1(a)), in index order.
+
+    >>> len(full_deck()), full_deck()[0], full_deck()[-1]
+    (52, Card('2c'), Card('As'))
+    """
+    return tuple(Card(i) for i in range(52))
+
+
+def stripped_deck(lowest: Rank = Rank.SEVEN) -> tuple[Card, ...]:
+    """A stripped deck from ``lowest`` to ace: 32 cards for the Manila games (7 to ace).
+
+    >>> len(stripped_deck()), len(stripped_deck(Rank.SIX))
+    (32, 36)
+    """
+    return tuple(Card.of(rank, suit) for rank in Rank if rank >= lowest for suit in Suit)
+
+
+class Deck:
+    """One ordered deck dealt from the top; every card it deals is remembered.
+
+    Shuffle from the OS CSPRNG (default), from a ``seed`` (replayable), from an
+    injected ``rng``, or build a stacked deck for tests with :meth:`stacked`.
+
+    >>> deck = Deck.stacked("As Kd Qh")
+    >>> deck.draw(), deck.burn(), deck.draw()
+    ((Card('As'),), Card('Kd'), (Card('Qh'),))
+    """
+
+    __slots__ = ("_burned", "_cards", "_dealt", "_discards", "seed")
+
+    def __init__(
+        self,
+        cards: Sequence[Card],
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        shuffle: bool = True,
+    ) -> None:
+        order = list(cards)
+        if len(set(order)) != len(order):
+            raise DuplicateCardError("a deck must not hold the same card twice")
+        if shuffle:
+            (rng or make_rng(seed)).shuffle(order)
+        order.reverse()  # the top of the deck is the end of the list: pop() deals it
+        self._cards = order
+        self._dealt: list[Card] = []
+        self._burned: list[Card] = []
+        self._discards: list[Card] = []
+        self.seed = seed
+        """The seed this deck was shuffled from, if any."""
+
+    @classmethod
+    def standard(cls, *, seed: int | None = None, rng: random.Random | None = None) -> Deck:
+        """A shuffled 52-card deck.
+
+        >>> len(Deck.standard())
+        52
+        """
+        return cls(full_deck(), seed=seed, rng=rng)
+
+    @classmethod
+    def stripped(
+        cls,
+        lowest: Rank = Rank.SEVEN,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ) -> Deck:
+        """A shuffled stripped deck (7 to ace by default: 32 cards).
+
+        >>> min(Deck.stripped(seed=1).draw(32)).rank
+        <Rank.SEVEN: 5>
+        """
+        return cls(stripped_deck(lowest), seed=seed, rng=rng)
+
+    @classmethod
+    def stacked(cls, cards: str | Iterable[str | Card]) -> Deck:
+        """A deck that deals exactly these cards, first card first (for tests and replays).
+
+        >>> Deck.stacked("2c 3c").draw(2)
+        (Card('2c'), Card('3c'))
+        """
+        return cls(parse_cards(cards), shuffle=False)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __repr__(self) -> str:
+        return f"<Deck {len(self._cards)} left, {len(self._dealt)} dealt>"
+
+    def peek(self, n: int = 1) -> tuple[Card, ...]:
+        """The next ``n`` cards without dealing them (for dealers' tools and tests).
+
+        >>> Deck.stacked("As Kd").peek()
+        (Card('As'),)
+        """
+        if n > len(self._cards):
+            raise EmptyDeckError(f"cannot look at {n} card(s): {len(self._cards)} left")
+        return tuple(reversed(self._cards[len(self._cards) - n :]))
+
+    def draw(self, n: int = 1) -> tuple[Card, ...]:
+        """Deal ``n`` cards from the top.
+
+        >>> Deck.stacked("As Kd Qh").draw(2)
+        (Card('As'), Card('Kd'))
+        """
+        if n < 0 or n > len(self._cards):
+            raise EmptyDeckError(f"cannot deal {n} card(s): {len(self._cards)} left")
+        out = tuple(self._cards.pop() for _ in range(n))
+        self._dealt.extend(out)
+        return out
+
+    def burn(self) -> Card:
+        """Burn the top card: taken unseen and kept face down, apart from the discards.
+
+        >>> deck = Deck.stacked("As Kd")
+        >>> deck.burn(), deck.burned, deck.dealt
+        (Card('As'), (Card('As'),), ())
+        """
+        if not self._cards:
+            raise EmptyDeckError("cannot burn: the deck is empty")
+        card = self._cards.pop()
+        self._burned.append(card)
+        return card
+
+    def discard(self, cards: Iterable[Card]) -> None:
+        """Put dealt cards on the discard pile (e.g. a draw poker discard).
+
+        >>> deck = Deck.stacked("As Kd")
+        >>> deck.discard(deck.draw(1))
+        >>> deck.discards
+        (Card('As'),)
+        """
+        cards = tuple(cards)
+        for card in cards:
+            if card not in self._dealt or card in self._discards:
+                raise CroupierError(f"{card} was not dealt from this deck, or is already discarded")
+        self._discards.extend(cards)
+
+    @property
+    def dealt(self) -> tuple[Card, ...]:
+        """Every card dealt so far, in order (burns excluded)."""
+        return tuple(self._dealt)
+
+    @property
+    def burned(self) -> tuple[Card, ...]:
+        """The burn cards, in order."""
+        return tuple(self._burned)
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The discard pile, in order."""
+        return tuple(self._discards)
+
+    @property
+    def remaining(self) -> tuple[Card, ...]:
+        """The undealt cards, top first."""
+        return tuple(reversed(self._cards))
+
+
+class Shoe:
+    """Several decks shuffled together, dealt until a cut card comes out (blackjack).
+
+    ``penetration`` is the fraction of the shoe dealt before the cut card; when the
+    cut card is reached the round finishes and the shoe is reshuffled before the next.
+
+    >>> shoe = Shoe(6, penetration=Fraction(3, 4), seed=3)
+    >>> len(shoe), shoe.cut_card_position
+    (312, 234)
+    >>> _ = shoe.burn(); _ = shoe.draw_many(233)
+    >>> shoe.cut_card_reached
+    True
+    """
+
+    __slots__ = (
+        "_burned",
+        "_cards",
+        "_dealt_count",
+        "_discards",
+        "_rng",
+        "cut_card_position",
+        "decks",
+    )
+
+    def __init__(
+        self,
+        decks: int = 6,
+        *,
+        penetration: Fraction | int | str = Fraction(3, 4),
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        cards: Sequence[Card] | None = None,
+    ) -> None:
+        if decks < 1:
+            raise CroupierError(f"a shoe needs at least one deck, got {decks}")
+        fraction = Fraction(penetration)
+        if not 0 < fraction <= 1:
+            raise CroupierError(f"penetration must be in (0, 1], got {fraction}")
+        self.decks = decks
+        """How many 52-card decks the shoe holds."""
+        self._rng = rng or make_rng(seed)
+        stacked = cards is not None
+        self._cards: list[Card] = list(cards) if stacked else list(full_deck()) * decks
+        self._cards.reverse() if stacked else self._rng.shuffle(self._cards)
+        self.cut_card_position = int(fraction * len(self._cards))
+        """Cards dealt (burns included) before the cut card comes out."""
+        self._burned: list[Card] = []
+        self._discards: list[Card] = []
+        self._dealt_count = 0
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __repr__(self) -> str:
+        return f"<Shoe {self.decks} decks, {len(self._cards)} left>"
+
+    @property
+    def cut_card_reached(self) -> bool:
+        """True once the cut card has come out: shuffle before the next round."""
+        return self._dealt_count >= self.cut_card_position
+
+    def draw(self) -> Card:
+        """Deal one card.
+
+        >>> Shoe(1, cards=parse_cards("As Kd")).draw()
+        Card('As')
+        """
+        if not self._cards:
+            raise EmptyDeckError("cannot deal: the shoe is empty")
+        self._dealt_count += 1
+        return self._cards.pop()
+
+    def burn(self) -> Card:
+        """Burn one card, kept apart from the discards.
+
+        >>> shoe = Shoe(1, cards=parse_cards("As Kd"))
+        >>> shoe.burn(), shoe.burned
+        (Card('As'), (Card('As'),))
+        """
+        card = self.draw()
+        self._burned.append(card)
+        return card
+
+    def discard(self, cards: Iterable[Card]) -> None:
+        """Put played cards in the discard tray."""
+        self._discards.extend(cards)
+
+    @property
+    def burned(self) -> tuple[Card, ...]:
+        """The burn cards since the last shuffle."""
+        return tuple(self._burned)
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The discard tray since the last shuffle."""
+        return tuple(self._discards)
+
+    def shuffle(self) -> None:
+        """Gather every card (undealt, discards, burns) and shuffle a fresh shoe.
+
+        >>> shoe = Shoe(4, seed=1); _ = shoe.draw(); shoe.shuffle(); len(shoe)
+        208
+        """
+        cards = list(full_deck()) * self.decks
+        self._rng.shuffle(cards)
+        self._cards = cards
+        self._burned.clear()
+        self._discards.clear()
+        self._dealt_count = 0
+
+    def draw_many(self, n: int) -> tuple[Card, ...]:
+        """Deal ``n`` cards."""
+        return tuple(self.draw() for _ in range(n))

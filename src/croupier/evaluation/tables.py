@@ -1,0 +1,316 @@
+"""Lookup tables that turn a set of cards into a hand rank, built from a :class:`HandRanking`.
+
+How a hand is looked up. Each rank has a weight (``RANK_WEIGHTS_7``) chosen so
+that any two multisets of exactly seven ranks (at most four of each) have
+different sums; the same holds for ``RANK_WEIGHTS_5`` and exactly five cards, with
+much smaller sums so that the five-card table fits in a core's cache. (The weight
+of the two is 0, so sums are unique only among hands of one size: a seven-card
+table and a five-card table are kept; six cards are the best of six fives.) A card's key packs its rank
+weight above four 4-bit suit counters, so adding seven keys gives both the
+rank-multiset sum and the number of cards of each suit; adding 3 to every counter
+sets its top bit exactly when five or more cards share the suit. A hand that is
+not a flush is then one table read; a flush reads a second table indexed by the
+13-bit mask of the ranks in the flush suit.
+
+Ranks are dense: 1 for the worst five-card hand, up to 7,462 for a royal flush in
+the standard deck. Tables are built once (about a second) and cached on disk.
+
+>>> t = tables_for(STANDARD)
+>>> t.value_count, int(t.flush[0b1111100000000])   # AKQJT of one suit: the best hand
+(7462, 7462)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.evaluation.rankings import STANDARD, STRIPPED, Category, HandRanking
+
+__all__ = [
+    "RANK_WEIGHTS_5",
+    "RANK_WEIGHTS_7",
+    "RankTables",
+    "cache_dir",
+    "pack_value",
+    "rank_multisets",
+    "tables_for",
+    "unpack_value",
+]
+
+# Found by a greedy search (smallest next weight keeping multiset sums distinct); the
+# table builder refuses any collision among exactly-7 (resp. exactly-5) multisets.
+RANK_WEIGHTS_7: Final = (
+    0, 1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359,
+)  # fmt: skip
+RANK_WEIGHTS_5: Final = (
+    0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415,
+)  # fmt: skip
+
+_FORMAT_VERSION: Final = 4
+
+U16 = npt.NDArray[np.uint16]
+I64 = npt.NDArray[np.int64]
+
+
+def pack_value(position: int, kickers: tuple[int, ...]) -> int:
+    """Pack a category position and up to five significant ranks into one sortable int.
+
+    >>> unpack_value(pack_value(5, (12, 11)))
+    (5, (12, 11, 0, 0, 0))
+    """
+    value = position
+    for i in range(5):
+        value = (value << 4) | (kickers[i] if i < len(kickers) else 0)
+    return value
+
+
+def unpack_value(value: int) -> tuple[int, tuple[int, ...]]:
+    """Split a packed value into the category position and five rank slots."""
+    kickers = tuple((value >> (4 * (4 - i))) & 0xF for i in range(5))
+    return value >> 20, kickers
+
+
+def rank_multisets(ranks: tuple[int, ...], max_cards: int) -> list[tuple[int, ...]]:
+    """Every multiset of at most ``max_cards`` ranks (at most four of each), as count vectors.
+
+    The vectors have 13 entries, one per rank from two to ace.
+
+    >>> len([m for m in rank_multisets(tuple(range(13)), 5) if sum(m) == 5])
+    6175
+    """
+    out: list[tuple[int, ...]] = []
+    counts = [0] * 13
+
+    def walk(i: int, left: int) -> None:
+        if i == len(ranks):
+            out.append(tuple(counts))
+            return
+        for n in range(min(4, left) + 1):
+            counts[ranks[i]] = n
+            walk(i + 1, left - n)
+        counts[ranks[i]] = 0
+
+    walk(0, max_cards)
+    return out
+
+
+def _straight_tops(ranking: HandRanking) -> list[tuple[frozenset[int], int]]:
+    """Each straight as (its five ranks, its top rank), best first."""
+    runs = ranking.straights()
+    return [(frozenset(int(r) for r in run), int(run[0])) for run in reversed(runs)]
+
+
+def _best_nonflush(counts: tuple[int, ...], ranking: HandRanking) -> int:
+    """The packed value of the best five-card hand in a rank multiset (suits ignored)."""
+    pos = {c: ranking.position(c) for c in Category}
+    desc = [r for r in range(12, -1, -1) if counts[r]]
+    quads = [r for r in desc if counts[r] >= 4]
+    trips = [r for r in desc if counts[r] >= 3]
+    pairs = [r for r in desc if counts[r] >= 2]
+    found: list[int] = []
+    if quads:
+        q = quads[0]
+        found.append(pack_value(pos[Category.FOUR_OF_A_KIND], (q, max(r for r in desc if r != q))))
+    if trips:
+        t = trips[0]
+        others = [r for r in pairs if r != t]
+        if others:
+            found.append(pack_value(pos[Category.FULL_HOUSE], (t, others[0])))
+        singles = [r for r in desc if r != t]
+        if len(singles) >= 2:
+            found.append(pack_value(pos[Category.THREE_OF_A_KIND], (t, *singles[:2])))
+    present = set(desc)
+    for run, top in _straight_tops(ranking):
+        if run <= present:
+            found.append(pack_value(pos[Category.STRAIGHT], (top,)))
+            break
+    if len(pairs) >= 2:
+        p1, p2 = pairs[:2]
+        kick = [r for r in desc if r not in (p1, p2)]
+        if kick:
+            found.append(pack_value(pos[Category.TWO_PAIR], (p1, p2, kick[0])))
+    if pairs:
+        p = pairs[0]
+        kick = [r for r in desc if r != p]
+        if len(kick) >= 3:
+            found.append(pack_value(pos[Category.PAIR], (p, *kick[:3])))
+    if len(desc) >= 5:
+        top5 = frozenset(desc[:5])
+        if not any(run == top5 for run, _ in _straight_tops(ranking)):
+            found.append(pack_value(pos[Category.HIGH_CARD], tuple(desc[:5])))
+    return max(found)
+
+
+def _best_flush(mask: int, ranking: HandRanking) -> int:
+    """The packed value of the best hand in one suit holding the ranks in ``mask``."""
+    pos = {c: ranking.position(c) for c in Category}
+    present = {r for r in range(13) if mask >> r & 1}
+    for run, top in _straight_tops(ranking):
+        if run <= present:
+            return pack_value(pos[Category.STRAIGHT_FLUSH], (top,))
+    return pack_value(pos[Category.FLUSH], tuple(sorted(present, reverse=True)[:5]))
+
+
+@dataclass(frozen=True, eq=False)
+class RankTables:
+    """The lookup tables of one :class:`HandRanking` (see the module docstring)."""
+
+    ranking: HandRanking
+    """The ranking these tables implement."""
+    nonflush7: U16
+    """Dense rank of a 7-card rank multiset, indexed by its ``RANK_WEIGHTS_7`` sum."""
+    nonflush5: U16
+    """Dense rank of a 5-card rank multiset, indexed by its ``RANK_WEIGHTS_5`` sum."""
+    flush: U16
+    """Dense rank of the best hand in a suit, indexed by the 13-bit rank mask (0 if < 5)."""
+    packed: npt.NDArray[np.int32]
+    """Dense rank -> packed value (category position and significant ranks)."""
+    categories: npt.NDArray[np.uint8]
+    """Dense rank -> :class:`Category` value."""
+    card_key7: I64
+    """Per card index: rank weight (7-card weights) << 16 | 1 << 4 * suit."""
+    card_key5: I64
+    """Per card index: rank weight (5-card weights) << 16 | 1 << 4 * suit."""
+    card_suit_mask: I64
+    """Per card index: 1 << (16 * suit + rank), to recover a suit's rank mask by addition."""
+
+    @property
+    def value_count(self) -> int:
+        """How many distinct five-card hand values the ranking has."""
+        return len(self.packed) - 1
+
+    def category_of(self, rank: int) -> Category:
+        """The category of a dense rank.
+
+        >>> tables_for(STANDARD).category_of(7462)
+        <Category.STRAIGHT_FLUSH: 8>
+        """
+        return Category(int(self.categories[rank]))
+
+
+def _card_keys(weights: tuple[int, ...]) -> I64:
+    keys = np.zeros(52, np.int64)
+    for index in range(52):
+        keys[index] = (weights[index >> 2] << 16) | (1 << (4 * (index & 3)))
+    return keys
+
+
+def _build(ranking: HandRanking) -> dict[str, npt.NDArray[np.generic]]:
+    deck_ranks = tuple(int(r) for r in ranking.ranks)
+    seven = [m for m in rank_multisets(deck_ranks, 7) if sum(m) >= 5]
+    nonflush_values = {m: _best_nonflush(m, ranking) for m in seven}
+    flush_values: dict[int, int] = {}
+    for size in (5, 6, 7):
+        for combo in combinations(deck_ranks, size):
+            mask = sum(1 << r for r in combo)
+            flush_values[mask] = _best_flush(mask, ranking)
+    # dense ranks over every five-card value
+    five_values = {v for m, v in nonflush_values.items() if sum(m) == 5}
+    five_values |= {v for mask, v in flush_values.items() if mask.bit_count() == 5}
+    ordered = sorted(five_values)
+    dense = {v: i + 1 for i, v in enumerate(ordered)}
+
+    def weight_sum(m: tuple[int, ...], weights: tuple[int, ...]) -> int:
+        return sum(n * w for n, w in zip(m, weights, strict=True))
+
+    max7 = 4 * RANK_WEIGHTS_7[12] + 3 * RANK_WEIGHTS_7[11]
+    max5 = 4 * RANK_WEIGHTS_5[12] + RANK_WEIGHTS_5[11]
+    nonflush7 = np.zeros(max7 + 1, np.uint16)
+    nonflush5 = np.zeros(max5 + 1, np.uint16)
+    for m, v in nonflush_values.items():
+        size = sum(m)
+        targets = ((nonflush7, RANK_WEIGHTS_7, 7), (nonflush5, RANK_WEIGHTS_5, 5))
+        for table, weights, wanted in targets:
+            if size != wanted:
+                continue
+            slot = weight_sum(m, weights)
+            if table[slot]:
+                raise AssertionError(f"rank weights collide at {slot}: the tables would be wrong")
+            table[slot] = dense[v]
+    flush = np.zeros(1 << 13, np.uint16)
+    for mask, v in flush_values.items():
+        flush[mask] = dense[v]
+    packed = np.zeros(len(ordered) + 1, np.int32)
+    packed[1:] = ordered
+    categories = np.zeros(len(ordered) + 1, np.uint8)
+    for i, v in enumerate(ordered, start=1):
+        categories[i] = ranking.order[v >> 20]
+    return {
+        "nonflush7": nonflush7,
+        "nonflush5": nonflush5,
+        "flush": flush,
+        "packed": packed,
+        "categories": categories,
+    }
+
+
+def cache_dir() -> Path:
+    """Where built tables are cached: ``$CROUPIER_CACHE_DIR``, else the user cache folder.
+
+    >>> cache_dir().name
+    'croupier'
+    """
+    explicit = os.environ.get("CROUPIER_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "croupier"
+
+
+def _cache_path(ranking: HandRanking) -> Path:
+    fingerprint = repr((_FORMAT_VERSION, RANK_WEIGHTS_7, RANK_WEIGHTS_5, ranking.name,
+                        int(ranking.lowest_rank), ranking.order, ranking.ace_low_straight))  # fmt: skip
+    digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
+    return cache_dir() / f"tables-{ranking.name}-{digest}.npz"
+
+
+def _load_or_build(ranking: HandRanking) -> dict[str, npt.NDArray[np.generic]]:
+    path = _cache_path(ranking)
+    try:
+        with np.load(path) as data:
+            return {name: data[name] for name in data.files}
+    except (OSError, ValueError, KeyError):
+        pass
+    arrays = _build(ranking)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
+            np.savez(tmp, **arrays)  # type: ignore[arg-type]
+        os.replace(tmp.name, path)  # atomic: a concurrent reader never sees half a file
+    except OSError:
+        pass  # a read-only home is fine: the tables are simply rebuilt next time
+    return arrays
+
+
+@cache
+def tables_for(ranking: HandRanking) -> RankTables:
+    """The lookup tables of a ranking (built on first use, then cached in memory and on disk).
+
+    >>> tables_for(STRIPPED).value_count < tables_for(STANDARD).value_count
+    True
+    """
+    arrays = _load_or_build(ranking)
+    suit_mask = np.array([1 << (16 * (i & 3) + (i >> 2)) for i in range(52)], np.int64)
+    return RankTables(
+        ranking=ranking,
+        nonflush7=arrays["nonflush7"].astype(np.uint16, copy=False),
+        nonflush5=arrays["nonflush5"].astype(np.uint16, copy=False),
+        flush=arrays["flush"].astype(np.uint16, copy=False),
+        packed=arrays["packed"].astype(np.int32, copy=False),
+        categories=arrays["categories"].astype(np.uint8, copy=False),
+        card_key7=_card_keys(RANK_WEIGHTS_7),
+        card_key5=_card_keys(RANK_WEIGHTS_5),
+        card_suit_mask=suit_mask,
+    )
+
+
