@@ -11,7 +11,7 @@ from croupier.errors import (
     CroupierError,
     DuplicateCardError,
     HandSizeError,
-    RuleViolation,
+    RuleViolationError,
 )
 from croupier.evaluation import (
     STANDARD,
@@ -41,7 +41,7 @@ __all__ = [
     "HandSizeError",
     "HandValue",
     "Rank",
-    "RuleViolation",
+    "RuleViolationError",
     "Shoe",
     "Suit",
     "__version__",

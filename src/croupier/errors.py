@@ -15,7 +15,7 @@ __all__ = [
     "CroupierError",
     "DuplicateCardError",
     "HandSizeError",
-    "RuleViolation",
+    "RuleViolationError",
 ]
 
 
@@ -60,13 +60,13 @@ class HandSizeError(CroupierError):
     """
 
 
-class RuleViolation(CroupierError):
+class RuleViolationError(CroupierError):
     """An action or configuration breaks a named rule.
 
     ``rule`` is the rule id as in ``../shared/rules`` (e.g. ``"Omaha 17.6(f)"``)
     and ``allowed`` says what would have been legal.
 
-    >>> err = RuleViolation("Omaha 17.6(f)", "a fourth raise at a full table", "call or fold")
+    >>> err = RuleViolationError("Omaha 17.6(f)", "a fourth raise at a full table", "call or fold")
     >>> str(err)
     'Omaha 17.6(f): a fourth raise at a full table; allowed: call or fold'
     >>> err.rule

@@ -82,9 +82,7 @@ class Rank(IntEnum):
         """
         found = _RANK_BY_CHAR.get(text.upper())
         if found is None:
-            raise CardParseError(
-                f"bad rank {text!r}: not one of 2-9, T (or 10), J, Q, K, A"
-            )
+            raise CardParseError(f"bad rank {text!r}: not one of 2-9, T (or 10), J, Q, K, A")
         return found
 
 
@@ -283,7 +281,7 @@ def _tokens(text: str) -> Iterator[str]:
                 if len(chunk) <= 3:
                     raise CardParseError(_explain(chunk))
                 rest = chunk[position:]
-                bad = _CARD_RE.match(rest[:3]) and rest[:2] or rest[:3]
+                bad = (_CARD_RE.match(rest[:3]) and rest[:2]) or rest[:3]
                 raise CardParseError(f"{_explain(bad)} (in {chunk!r})")
             yield match.group(0)
             position = match.end()

@@ -235,9 +235,11 @@ class Shoe:
         self.decks = decks
         """How many 52-card decks the shoe holds."""
         self._rng = rng or make_rng(seed)
-        stacked = cards is not None
-        self._cards: list[Card] = list(cards) if stacked else list(full_deck()) * decks
-        self._cards.reverse() if stacked else self._rng.shuffle(self._cards)
+        if cards is not None:  # a stacked shoe deals `cards` in the order given
+            self._cards: list[Card] = list(reversed(cards))
+        else:
+            self._cards = list(full_deck()) * decks
+            self._rng.shuffle(self._cards)
         self.cut_card_position = int(fraction * len(self._cards))
         """Cards dealt (burns included) before the cut card comes out."""
         self._burned: list[Card] = []

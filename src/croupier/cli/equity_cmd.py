@@ -16,7 +16,8 @@ from contextlib import contextmanager
 
 import click
 
-from croupier.equity.equity import EquityGame, EquityResult, ProgressCallback, equity as run
+from croupier.equity.equity import EquityGame, EquityResult, ProgressCallback
+from croupier.equity.equity import equity as run
 from croupier.evaluation.kernels import combinations_array
 
 __all__ = ["equity"]

@@ -9,6 +9,7 @@ Two pair, aces and kings  [As Ah Kd Kc 9h]  rank 4992
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -40,7 +41,7 @@ def _emit(hand: HandValue, as_json: bool) -> None:
 def _stream(choice: GameChoice, board: str, as_json: bool) -> int:
     """One hand per input line (``CARDS`` or ``CARDS | BOARD``); bad lines reported, not fatal."""
     failures = 0
-    for number, line in enumerate(click.get_text_stream("stdin"), start=1):
+    for number, line in enumerate(sys.stdin, start=1):
         text = line.strip()
         if not text or text.startswith("#"):
             continue

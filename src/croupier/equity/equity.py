@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from croupier.errors import CroupierError, DuplicateCardError, HandSizeError
 from croupier.evaluation.evaluate import CardsLike
 from croupier.evaluation.kernels import combinations_array
 from croupier.evaluation.rankings import STANDARD
-from croupier.evaluation.tables import tables_for
+from croupier.evaluation.tables import RankTables, tables_for
 
 __all__ = ["EquityGame", "EquityResult", "HandEquity", "equity"]
 
@@ -200,7 +201,7 @@ def equity(
         trials = combos.shape[0]
         run = _enumerator(game, parsed, shared, remaining, combos, t, wins, ties, shares)
         steps = np.linspace(0, trials, min(_CHUNKS, trials) + 1).astype(np.int64)
-        for start, stop in zip(steps[:-1], steps[1:], strict=True):
+        for start, stop in itertools.pairwise(steps):
             run(int(start), int(stop))
             if progress is not None:
                 progress(int(stop), trials)
@@ -254,7 +255,17 @@ def _hole_sums(parsed: list[tuple[Card, ...]], key: npt.NDArray[np.int64],
     return keys, masks
 
 
-def _enumerator(game, parsed, shared, remaining, combos, t, wins, ties, shares):  # type: ignore[no-untyped-def]
+def _enumerator(
+    game: EquityGame,
+    parsed: list[tuple[Card, ...]],
+    shared: tuple[Card, ...],
+    remaining: npt.NDArray[np.uint8],
+    combos: npt.NDArray[np.uint8],
+    t: RankTables,
+    wins: npt.NDArray[np.int64],
+    ties: npt.NDArray[np.int64],
+    shares: npt.NDArray[np.float64],
+) -> Callable[[int, int], None]:
     if game is EquityGame.HOLDEM:
         hk, hm = _hole_sums(parsed, t.card_key7, t.card_suit_mask)
         bk = sum(int(t.card_key7[c.index]) for c in shared)
@@ -277,7 +288,16 @@ def _enumerator(game, parsed, shared, remaining, combos, t, wins, ties, shares):
     return run_split
 
 
-def _sampler(game, parsed, shared, remaining, t, wins, ties, shares):  # type: ignore[no-untyped-def]
+def _sampler(
+    game: EquityGame,
+    parsed: list[tuple[Card, ...]],
+    shared: tuple[Card, ...],
+    remaining: npt.NDArray[np.uint8],
+    t: RankTables,
+    wins: npt.NDArray[np.int64],
+    ties: npt.NDArray[np.int64],
+    shares: npt.NDArray[np.float64],
+) -> Callable[[int, int], None]:
     draw = 5 - len(shared)
     if game is EquityGame.HOLDEM:
         hk, hm = _hole_sums(parsed, t.card_key7, t.card_suit_mask)

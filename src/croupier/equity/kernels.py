@@ -15,7 +15,7 @@ __all__ = ["holdem_enumerate", "holdem_sample", "split_enumerate", "split_sample
 
 
 @njit(cache=True, inline="always")
-def _score(values, wins, ties, shares):  # type: ignore[no-untyped-def]
+def _score(values, wins, ties, shares):
     best = 0
     count = 0
     for p in range(values.shape[0]):
@@ -36,7 +36,23 @@ def _score(values, wins, ties, shares):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def holdem_enumerate(hole_key, hole_smask, board_key, board_smask, remaining, combos, start, stop, key7, smask, nonflush7, flush, wins, ties, shares):  # type: ignore[no-untyped-def]  # noqa: E501
+def holdem_enumerate(
+    hole_key,
+    hole_smask,
+    board_key,
+    board_smask,
+    remaining,
+    combos,
+    start,
+    stop,
+    key7,
+    smask,
+    nonflush7,
+    flush,
+    wins,
+    ties,
+    shares,
+):
     """Hold'em: every completion of the board in ``combos[start:stop]``."""
     n_players = hole_key.shape[0]
     values = np.empty(n_players, np.int64)
@@ -54,7 +70,23 @@ def holdem_enumerate(hole_key, hole_smask, board_key, board_smask, remaining, co
 
 
 @njit(cache=True, nogil=True)
-def holdem_sample(hole_key, hole_smask, board_key, board_smask, remaining, draw, samples, seed, key7, smask, nonflush7, flush, wins, ties, shares):  # type: ignore[no-untyped-def]  # noqa: E501
+def holdem_sample(
+    hole_key,
+    hole_smask,
+    board_key,
+    board_smask,
+    remaining,
+    draw,
+    samples,
+    seed,
+    key7,
+    smask,
+    nonflush7,
+    flush,
+    wins,
+    ties,
+    shares,
+):
     """Hold'em: ``samples`` random completions of the board (``draw`` cards each)."""
     np.random.seed(seed)
     n_players = hole_key.shape[0]
@@ -77,7 +109,22 @@ def holdem_sample(hole_key, hole_smask, board_key, board_smask, remaining, draw,
 
 
 @njit(cache=True, nogil=True)
-def split_enumerate(hole, known, remaining, combos, start, stop, hole_combos, board_combos, key5, nonflush5, flush, wins, ties, shares):  # type: ignore[no-untyped-def]  # noqa: E501
+def split_enumerate(
+    hole,
+    known,
+    remaining,
+    combos,
+    start,
+    stop,
+    hole_combos,
+    board_combos,
+    key5,
+    nonflush5,
+    flush,
+    wins,
+    ties,
+    shares,
+):
     """Omaha-style games: every completion of the board in ``combos[start:stop]``."""
     n_players = hole.shape[0]
     values = np.empty(n_players, np.int64)
@@ -97,7 +144,21 @@ def split_enumerate(hole, known, remaining, combos, start, stop, hole_combos, bo
 
 
 @njit(cache=True, nogil=True)
-def split_sample(hole, known, remaining, samples, seed, hole_combos, board_combos, key5, nonflush5, flush, wins, ties, shares):  # type: ignore[no-untyped-def]  # noqa: E501
+def split_sample(
+    hole,
+    known,
+    remaining,
+    samples,
+    seed,
+    hole_combos,
+    board_combos,
+    key5,
+    nonflush5,
+    flush,
+    wins,
+    ties,
+    shares,
+):
     """Omaha-style games: ``samples`` random completions of the board."""
     np.random.seed(seed)
     n_players = hole.shape[0]

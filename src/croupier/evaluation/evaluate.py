@@ -117,6 +117,4 @@ def rank_indices(indices: Iterable[int], *, ranking: HandRanking = STANDARD) -> 
     return fast_tables(ranking).rank_indices(list(indices))
 
 
-
-
 _DOCTEST_NAMES = (STRIPPED,)

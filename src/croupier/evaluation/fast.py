@@ -33,8 +33,8 @@ class FastTables:
         self._key5 = tables.card_key5.tolist()
         self._smask = tables.card_suit_mask.tolist()
         self._flush = tables.flush.tolist()
-        self._nonflush7 = memoryview(tables.nonflush7)
-        self._nonflush5 = memoryview(tables.nonflush5)
+        self._nonflush7: memoryview = tables.nonflush7.data
+        self._nonflush5: memoryview = tables.nonflush5.data
 
     def rank_indices(self, cards: Sequence[int]) -> int:
         """Rank of the best five of 5-7 card indices (the caller checks the count).
@@ -57,7 +57,7 @@ class FastTables:
         fl = ((key & 0xFFFF) + 0x3333) & 0x8888
         if fl:
             shift = 16 * (((fl & -fl).bit_length() >> 2) - 1)
-            return self._flush[(sm >> shift) & 0x1FFF]
+            return int(self._flush[(sm >> shift) & 0x1FFF])
         return int(self._nonflush7[key >> 16])
 
     def rank_five(self, a: int, b: int, c: int, d: int, e: int) -> int:
@@ -70,8 +70,8 @@ class FastTables:
         k5 = self._key5
         key = k5[a] + k5[b] + k5[c] + k5[d] + k5[e]
         if (((key & 0xFFFF) + 0x3333) & 0x8888) != 0:
-            return self._flush[(1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2))
-                               | (1 << (d >> 2)) | (1 << (e >> 2))]  # fmt: skip
+            mask = (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2))
+            return int(self._flush[mask | (1 << (e >> 2))])
         return int(self._nonflush5[key >> 16])
 
     def rank_split(self, own: Sequence[int], board: Sequence[int], n_own: int, n_board: int) -> int:

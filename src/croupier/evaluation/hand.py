@@ -57,9 +57,9 @@ class HandValue:
         self._best: tuple[Card, ...] | None = None
 
     # comparisons: by rank only (equal rank = tie)
-    def _check(self, other: object) -> HandValue:
+    def _check(self, other: HandValue) -> HandValue:
         if not isinstance(other, HandValue):
-            return NotImplemented
+            raise TypeError(f"cannot compare a hand with {type(other).__name__}")
         if other.ranking != self.ranking:
             raise TypeError("cannot compare hands of different rankings")
         return other

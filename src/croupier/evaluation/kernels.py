@@ -36,7 +36,7 @@ def _flush_suit(fl: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def lookup_any(key: int, suit_mask: int, nonflush7: np.ndarray, flush: np.ndarray) -> int:
+def lookup_any(key, suit_mask, nonflush7, flush):
     """Rank of 5-7 cards from their summed card key and summed suit mask."""
     fl = ((key & 0xFFFF) + 0x3333) & 0x8888
     if fl:
@@ -45,7 +45,7 @@ def lookup_any(key: int, suit_mask: int, nonflush7: np.ndarray, flush: np.ndarra
 
 
 @njit(cache=True, inline="always")
-def _rank_five(a, b, c, d, e, key5, nonflush5, flush):  # type: ignore[no-untyped-def]
+def _rank_five(a, b, c, d, e, key5, nonflush5, flush):
     """Rank of exactly five cards through the five-card table."""
     key = key5[a] + key5[b] + key5[c] + key5[d] + key5[e]
     if ((key & 0xFFFF) + 0x3333) & 0x8888:
@@ -55,7 +55,7 @@ def _rank_five(a, b, c, d, e, key5, nonflush5, flush):  # type: ignore[no-untype
 
 
 @njit(cache=True, inline="always")
-def _rank_row(row, key7, key5, smask, nonflush7, nonflush5, flush):  # type: ignore[no-untyped-def]
+def _rank_row(row, key7, key5, smask, nonflush7, nonflush5, flush):
     """Best five of one row of 5, 6 or 7 cards."""
     width = row.shape[0]
     if width == 7:
@@ -89,21 +89,21 @@ def _rank_row(row, key7, key5, smask, nonflush7, nonflush5, flush):  # type: ign
 
 
 @njit(cache=True, nogil=True)
-def eval_any_rows(cards, key7, key5, smask, nonflush7, nonflush5, flush, out):  # type: ignore[no-untyped-def]
+def eval_any_rows(cards, key7, key5, smask, nonflush7, nonflush5, flush, out):
     """Best five of each row's 5-7 cards, one thread."""
     for i in range(cards.shape[0]):
         out[i] = _rank_row(cards[i], key7, key5, smask, nonflush7, nonflush5, flush)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def eval_any_rows_parallel(cards, key7, key5, smask, nonflush7, nonflush5, flush, out):  # type: ignore[no-untyped-def]
+def eval_any_rows_parallel(cards, key7, key5, smask, nonflush7, nonflush5, flush, out):
     """Best five of each row's 5-7 cards, on every core."""
     for i in prange(cards.shape[0]):
         out[i] = _rank_row(cards[i], key7, key5, smask, nonflush7, nonflush5, flush)
 
 
 @njit(cache=True, inline="always")
-def _split_one(hole, board, hole_combos, board_combos, key5, nonflush5, flush, scratch):  # type: ignore[no-untyped-def]
+def _split_one(hole, board, hole_combos, board_combos, key5, nonflush5, flush, scratch):
     """Best hand using exactly one listed hole pair with one listed board triple.
 
     What repeats across the pairs x triples combinations is computed once: each
@@ -139,7 +139,7 @@ def _split_one(hole, board, hole_combos, board_combos, key5, nonflush5, flush, s
 
 
 @njit(cache=True, nogil=True)
-def eval_split_rows(hole, board, hole_combos, board_combos, key5, nonflush5, flush, out):  # type: ignore[no-untyped-def]
+def eval_split_rows(hole, board, hole_combos, board_combos, key5, nonflush5, flush, out):
     """Omaha-style rows (exactly two hole + three board cards), one thread."""
     scratch = np.empty((3, hole_combos.shape[0]), np.int64)
     for i in range(hole.shape[0]):
@@ -149,7 +149,7 @@ def eval_split_rows(hole, board, hole_combos, board_combos, key5, nonflush5, flu
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def eval_split_rows_parallel(hole, board, hole_combos, board_combos, key5, nonflush5, flush, out):  # type: ignore[no-untyped-def]
+def eval_split_rows_parallel(hole, board, hole_combos, board_combos, key5, nonflush5, flush, out):
     """Omaha-style rows (exactly two hole + three board cards), on every core."""
     n = hole.shape[0]
     chunks = 64
@@ -163,7 +163,7 @@ def eval_split_rows_parallel(hole, board, hole_combos, board_combos, key5, nonfl
 
 
 @njit(cache=True, nogil=True)
-def combinations_array(n, m):  # type: ignore[no-untyped-def]
+def combinations_array(n, m):
     """Every m-subset of range(n) in lexicographic order, as a (C(n, m), m) uint8 array."""
     total = 1
     for i in range(m):
@@ -185,7 +185,7 @@ def combinations_array(n, m):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def count_categories_7(deck, key7, smask, nonflush7, flush, categories):  # type: ignore[no-untyped-def]
+def count_categories_7(deck, key7, smask, nonflush7, flush, categories):
     """Category counts over every seven-card hand from ``deck`` (incremental sums)."""
     counts = np.zeros(9, np.int64)
     n = deck.shape[0]
@@ -210,7 +210,7 @@ def count_categories_7(deck, key7, smask, nonflush7, flush, categories):  # type
 
 
 @njit(cache=True, nogil=True)
-def count_categories_5(deck, key5, smask, nonflush5, flush, categories):  # type: ignore[no-untyped-def]
+def count_categories_5(deck, key5, smask, nonflush5, flush, categories):
     """Category counts over every five-card hand from ``deck``, via the 5-card table."""
     counts = np.zeros(9, np.int64)
     n = deck.shape[0]

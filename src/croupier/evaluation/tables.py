@@ -34,7 +34,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from croupier.evaluation.rankings import STANDARD, STRIPPED, Category, HandRanking
+from croupier.evaluation.rankings import STANDARD, STRIPPED, Category, HandRanking  # noqa: F401  (doctests)
 
 __all__ = [
     "RANK_WEIGHTS_5",
@@ -312,5 +312,3 @@ def tables_for(ranking: HandRanking) -> RankTables:
         card_key5=_card_keys(RANK_WEIGHTS_5),
         card_suit_mask=suit_mask,
     )
-
-
