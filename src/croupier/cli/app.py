@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except SystemExit as exc:  # a command that ends with a status of its own
+        return exc.code if isinstance(exc.code, int) else 1
     return 0
 
 

@@ -79,12 +79,13 @@ def equity(hands: tuple[str, ...], game: str, board: str, mode: str, samples: in
     del mode  # --exact is the default; --samples switches to sampling
     chosen = EquityGame(game)
     known = len(board.replace(",", " ").split()) if board else 0
-    if samples is None:
-        remaining = 52 - chosen.hole_cards * len(hands) - known
-        boards = math.comb(max(remaining, 0), 5 - known) if remaining >= 5 - known else 0
-        work = boards * len(hands) * (60 if chosen is EquityGame.OMAHA else 1)
+    per_board = len(hands) * (60 if chosen is EquityGame.OMAHA else 1)
+    if samples is not None:
+        work = samples * per_board
+    elif 0 <= 5 - known <= (left := 52 - chosen.hole_cards * len(hands) - known):
+        work = math.comb(left, 5 - known) * per_board
     else:
-        work = samples * len(hands) * (60 if chosen is EquityGame.OMAHA else 1)
+        work = 0  # the input is wrong: equity() below says how
     combinations_array(2, 1)  # make sure the kernels are loaded before a bar is drawn
     with _progress(work, f"{game} equity") as progress:
         result = run(list(hands), board, game=chosen, samples=samples, seed=seed,
