@@ -80,7 +80,8 @@ def test_eval_stdin_reports_bad_lines_and_exits_non_zero() -> None:
     proc = run_cli("eval", "-", stdin="As Ks Qs Js Ts\nAs Kx Qs Js Ts\n")
     assert proc.returncode == 1
     assert proc.stdout.startswith("Royal flush")
-    assert "line 2" in proc.stderr and "Kx" in proc.stderr
+    assert "line 2" in proc.stderr
+    assert "Kx" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -100,7 +101,8 @@ def test_bad_input_gives_one_line_error_and_non_zero_exit(args: list[str], needl
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and needle in lines[0]
+    assert len(lines) == 1
+    assert needle in lines[0]
 
 
 def test_equity_json_gives_win_tie_and_equity_for_each_hand() -> None:
@@ -108,7 +110,8 @@ def test_equity_json_gives_win_tie_and_equity_for_each_hand() -> None:
     assert out.exit_code == 0
     data = json.loads(out.output)
     aks = data["hands"][0]
-    assert data["exact"] is True and data["trials"] == 1_712_304
+    assert data["exact"] is True
+    assert data["trials"] == 1_712_304
     assert round(aks["win"] * 100, 3) == 46.018
     assert round(aks["tie"] * 100, 3) == 0.393
     assert round(aks["equity"] * 100, 4) == 46.2145
@@ -119,20 +122,24 @@ def test_equity_samples_report_a_standard_error() -> None:
         cli, ["equity", "AsKs", "QdQh", "--samples", "20000", "--seed", "3", "--json"]
     )
     data = json.loads(out.output)
-    assert data["exact"] is False and data["trials"] == 20_000
+    assert data["exact"] is False
+    assert data["trials"] == 20_000
     assert all(0 < h["stderr"] < 0.01 for h in data["hands"])
 
 
 def test_equity_human_output_names_each_hand() -> None:
     out = CliRunner().invoke(cli, ["equity", "As Ks", "Qd Qh", "--board", "Qs Js 2c"])
     assert out.exit_code == 0
-    assert "As Ks" in out.output and "Qd Qh" in out.output and "equity" in out.output
+    assert "As Ks" in out.output
+    assert "Qd Qh" in out.output
+    assert "equity" in out.output
 
 
 def test_demo_prints_the_reference_equity() -> None:
     out = CliRunner().invoke(cli, ["demo"])
     assert out.exit_code == 0
-    assert "46.2145%" in out.output and "Royal flush" not in out.output
+    assert "46.2145%" in out.output
+    assert "Royal flush" not in out.output
 
 
 def test_main_returns_exit_codes() -> None:

@@ -35,7 +35,8 @@ def brute_force(hands: list[str], board: str, omaha: bool) -> list[Fraction]:
 def test_aks_vs_qq_preflop_matches_published_figures() -> None:
     result = equity(["As Ks", "Qd Qh"])
     aks, qq = result.hands
-    assert result.exact and result.trials == 1_712_304
+    assert result.exact
+    assert result.trials == 1_712_304
     assert round(float(aks.win) * 100, 3) == 46.018
     assert round(float(aks.tie) * 100, 3) == 0.393
     assert round(float(aks.equity) * 100, 4) == 46.2145
@@ -77,9 +78,11 @@ def test_monte_carlo_is_within_four_standard_errors_and_replayable() -> None:
     exact = equity(["As Ks", "Qd Qh"])
     sampled = equity(["As Ks", "Qd Qh"], samples=200_000, seed=11)
     again = equity(["As Ks", "Qd Qh"], samples=200_000, seed=11)
-    assert not sampled.exact and sampled.trials == 200_000
+    assert not sampled.exact
+    assert sampled.trials == 200_000
     for e, s in zip(exact.hands, sampled.hands, strict=True):
-        assert s.stderr is not None and 0 < s.stderr < 0.005
+        assert s.stderr is not None
+        assert 0 < s.stderr < 0.005
         assert abs(float(e.equity) - float(s.equity)) < 4 * s.stderr
     assert [h.wins for h in sampled.hands] == [h.wins for h in again.hands]
 
@@ -95,7 +98,8 @@ def test_omaha_monte_carlo_agrees_with_exact() -> None:
 
 def test_complete_board_needs_no_sampling() -> None:
     result = equity(["As Ks", "Qd Qh"], board="2c 7d 9h Jc 3s", samples=1000)
-    assert result.exact and result.trials == 1
+    assert result.exact
+    assert result.trials == 1
 
 
 def test_progress_callback_reaches_the_total() -> None:
