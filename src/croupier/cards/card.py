@@ -151,16 +151,14 @@ class Card:
         >>> Card(51)
         Card('As')
         """
-        try:
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < 52:
             return cls._ALL[index]
-        except (AttributeError, IndexError, TypeError):
-            if not isinstance(index, int) or not 0 <= index < 52:
-                raise CardParseError(f"bad card index {index!r}: must be 0..51") from None
-            card = object.__new__(cls)
-            object.__setattr__(card, "index", index)
-            return card
+        raise CardParseError(f"bad card index {index!r}: must be 0..51")
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Card is immutable")
 
     def __reduce__(self) -> tuple[type[Card], tuple[int]]:
