@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
+from math import comb
 
 import numpy as np
 import numpy.typing as npt
 import pytest
+from eval_oracle import STANDARD_POSITIONS, assert_same_order, best_of, categories_of_values
 
-from croupier.evaluation import STANDARD, STRIPPED, Category, HandRanking, tables_for
+from croupier.evaluation import (
+    STANDARD,
+    STRIPPED,
+    Category,
+    HandRanking,
+    evaluate_batch,
+    tables_for,
+)
 from croupier.evaluation.tables import RANK_WEIGHTS_5, RANK_WEIGHTS_7
 
 
@@ -41,36 +50,53 @@ def test_multiset_enumeration_is_complete() -> None:
     assert len(counts) == len({tuple(r) for r in counts.tolist()})
 
 
-def test_rank_weights_7_sums_are_unique() -> None:
-    """Every multiset of <= 7 ranks (<= 4 of each) has its own RANK_WEIGHTS_7 sum."""
-    assert len(RANK_WEIGHTS_7) == 13
-    counts = _rank_count_vectors(7)
-    clashes, examples = _colliding(counts, RANK_WEIGHTS_7)
-    assert clashes == 0, f"{clashes} colliding sums, e.g. {examples}"
+@pytest.mark.parametrize(
+    ("weights", "size"),
+    [(RANK_WEIGHTS_7, 7), (RANK_WEIGHTS_5, 5)],
+    ids=["RANK_WEIGHTS_7", "RANK_WEIGHTS_5"],
+)
+def test_rank_weights_sums_are_unique_per_hand_size(weights: tuple[int, ...], size: int) -> None:
+    """Every multiset of exactly ``size`` ranks (<= 4 of each) has its own weighted sum.
 
-
-def test_rank_weights_5_sums_are_unique() -> None:
-    """Every multiset of <= 5 ranks (<= 4 of each) has its own RANK_WEIGHTS_5 sum."""
-    assert len(RANK_WEIGHTS_5) == 13
-    counts = _rank_count_vectors(5)
-    clashes, examples = _colliding(counts, RANK_WEIGHTS_5)
-    assert clashes == 0, f"{clashes} colliding sums, e.g. {examples}"
-
-
-@pytest.mark.parametrize(("weights", "size"), [(RANK_WEIGHTS_7, 7), (RANK_WEIGHTS_5, 5)])
-def test_rank_weights_fixed_size_sums_are_unique(weights: tuple[int, ...], size: int) -> None:
-    """Within each hand size, multisets are told apart (weaker than the test above)."""
+    The two has weight 0, so this is the same as: every multiset of at most ``size``
+    ranks from three to ace has its own sum.
+    """
+    assert len(weights) == 13
+    assert list(weights) == sorted(set(weights))
     counts = _rank_count_vectors(size)
-    for n in range(5, size + 1):
-        same_size = counts[counts.sum(axis=1) == n]
-        clashes, examples = _colliding(same_size, weights)
-        assert clashes == 0, f"{n}-card multisets collide: {examples}"
+    exact = counts[counts.sum(axis=1) == size]
+    clashes, examples = _colliding(exact, weights)
+    assert clashes == 0, f"{clashes} colliding sums, e.g. {examples}"
+    no_twos = counts[counts[:, 0] == 0]
+    assert _colliding(no_twos, weights)[0] == 0
 
 
-def test_stripped_weights_unique_over_seven_to_ace() -> None:
-    counts = _rank_count_vectors(7, range(5, 13))
-    clashes, examples = _colliding(counts, RANK_WEIGHTS_7)
-    assert clashes == 0, examples
+def test_multiset_of_seven_ranks_count() -> None:
+    counts = _rank_count_vectors(7)
+    exact = counts[counts.sum(axis=1) == 7]
+    # multisets of 7 from 13 ranks, less those with five or more of one rank
+    assert len(exact) == comb(13 + 7 - 1, 7) - 13 * comb(13 + 2 - 1, 2) == 49205
+
+
+def _hands_without_flush(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.uint8]:
+    """One hand per rank multiset, suits dealt round-robin so no suit holds five cards."""
+    rows = []
+    for vector in counts.tolist():
+        ranks = [r for r in range(13) for _ in range(vector[r])]
+        rows.append([4 * r + j % 4 for j, r in enumerate(ranks)])
+    return np.array(rows, dtype=np.uint8)
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_every_rank_multiset_ranks_right(size: int) -> None:
+    """Every non-flush table entry a hand of ``size`` cards can reach, against the oracle."""
+    counts = _rank_count_vectors(size)
+    hands = _hands_without_flush(counts[counts.sum(axis=1) == size])
+    assert all(len(set(row)) == size for row in hands.tolist())
+    ranks = evaluate_batch(hands)
+    independent = best_of(hands, 0, STANDARD_POSITIONS)
+    assert_same_order(ranks, independent, hands, "independent evaluator")
+    assert np.array_equal(tables_for(STANDARD).categories[ranks], categories_of_values(independent))
 
 
 def test_tables_fit_the_weights() -> None:

@@ -121,4 +121,11 @@ def evaluate_omaha_batch(
     >>> evaluate_omaha_batch([[51, 50, 47, 43]], [[39, 35, 3, 7, 8]]).tolist()
     [7090]
     """
-    return evaluate_split_batch(hole, board, own_used=2, parallel=parallel, check=check)
+    hole_rows, board_rows = np.asarray(hole), np.asarray(board)
+    if hole_rows.ndim != 2 or hole_rows.shape[1] != 4:
+        raise HandSizeError(f"Omaha hole cards are 4 a row, got shape {hole_rows.shape}")
+    if board_rows.ndim != 2 or board_rows.shape[1] != 5:
+        raise HandSizeError(
+            f"an Omaha showdown board is 5 cards a row, got shape {board_rows.shape}"
+        )
+    return evaluate_split_batch(hole_rows, board_rows, own_used=2, parallel=parallel, check=check)
