@@ -188,37 +188,36 @@ def equity(
     t = tables_for(STANDARD)
     used = {c.index for hand in parsed for c in hand} | {c.index for c in shared}
     remaining = np.array([i for i in range(52) if i not in used], np.uint8)
-    n = len(parsed)
-    draw = 5 - len(shared)
-    wins = np.zeros(n, np.int64)
-    ties = np.zeros((n, n + 1), np.int64)
-    shares = np.zeros((2, n), np.float64)
+    job = _Job(game, parsed, shared, remaining, t)
     if samples is not None and samples < 1:
         raise CroupierError(f"samples must be a positive number, got {samples}")
-    exact = samples is None or draw == 0
+    exact = samples is None or job.draw == 0
     if exact:
-        combos = combinations_array(len(remaining), draw)
+        combos = combinations_array(len(remaining), job.draw)
         trials = combos.shape[0]
-        run = _enumerator(game, parsed, shared, remaining, combos, t, wins, ties, shares)
         steps = np.linspace(0, trials, min(_CHUNKS, trials) + 1).astype(np.int64)
         for start, stop in itertools.pairwise(steps):
-            run(int(start), int(stop))
+            job.enumerate(combos, int(start), int(stop))
             if progress is not None:
                 progress(int(stop), trials)
     else:
         assert samples is not None
         trials = samples
-        rng = np.random.SeedSequence(seed)
+        seeds = np.random.SeedSequence(seed)
         done = 0
-        sampler = _sampler(game, parsed, shared, remaining, t, wins, ties, shares)
         while done < samples:
             size = min(_SAMPLE_CHUNK, samples - done)
-            sampler(size, int(rng.spawn(1)[0].generate_state(1)[0] % (2**31)))
+            job.sample(size, int(seeds.spawn(1)[0].generate_state(1)[0] % (2**31)))
             done += size
             if progress is not None:
                 progress(done, samples)
-    return EquityResult(game, shared, _summaries(parsed, wins, ties, shares, trials, exact),
-                        exact, trials)  # fmt: skip
+    return EquityResult(
+        game,
+        shared,
+        _summaries(parsed, job.wins, job.ties, job.shares, trials, exact),
+        exact,
+        trials,
+    )
 
 
 def _summaries(
@@ -238,8 +237,11 @@ def _summaries(
             share = Fraction(w) + sum(
                 (Fraction(count, k) for k, count in enumerate(tie_counts) if count), Fraction(0)
             )
-            out.append(HandEquity(hand, w, t, Fraction(w, trials), Fraction(t, trials),
-                                  share / trials, None))  # fmt: skip
+            out.append(
+                HandEquity(
+                    hand, w, t, Fraction(w, trials), Fraction(t, trials), share / trials, None
+                )
+            )
         else:
             mean = shares[0, p] / trials
             var = max(shares[1, p] / trials - mean * mean, 0.0)
@@ -248,74 +250,108 @@ def _summaries(
     return tuple(out)
 
 
-def _hole_sums(parsed: list[tuple[Card, ...]], key: npt.NDArray[np.int64],
-               smask: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:  # fmt: skip
-    keys = np.array([sum(int(key[c.index]) for c in hand) for hand in parsed], np.int64)
-    masks = np.array([sum(int(smask[c.index]) for c in hand) for hand in parsed], np.int64)
-    return keys, masks
+class _Job:
+    """The arrays of one equity run, shared by the enumerating and the sampling kernels."""
 
+    def __init__(
+        self,
+        game: EquityGame,
+        parsed: list[tuple[Card, ...]],
+        shared: tuple[Card, ...],
+        remaining: npt.NDArray[np.uint8],
+        tables: RankTables,
+    ) -> None:
+        n = len(parsed)
+        self.game = game
+        self.t = tables
+        self.remaining = remaining
+        self.wins = np.zeros(n, np.int64)
+        self.ties = np.zeros((n, n + 1), np.int64)
+        self.shares = np.zeros((2, n), np.float64)
+        self.draw = 5 - len(shared)
+        self.hole = np.array([[c.index for c in hand] for hand in parsed], np.uint8)
+        self.known = np.array([c.index for c in shared], np.uint8)
+        key, smask = tables.card_key7, tables.card_suit_mask
+        self.hole_key = key[self.hole].sum(axis=1).astype(np.int64)
+        self.hole_mask = smask[self.hole].sum(axis=1).astype(np.int64)
+        self.board_key = int(key[self.known].sum())
+        self.board_mask = int(smask[self.known].sum())
+        self.pairs = combinations_array(self.hole.shape[1], 2)
+        self.triples = combinations_array(5, 3)
 
-def _enumerator(
-    game: EquityGame,
-    parsed: list[tuple[Card, ...]],
-    shared: tuple[Card, ...],
-    remaining: npt.NDArray[np.uint8],
-    combos: npt.NDArray[np.uint8],
-    t: RankTables,
-    wins: npt.NDArray[np.int64],
-    ties: npt.NDArray[np.int64],
-    shares: npt.NDArray[np.float64],
-) -> Callable[[int, int], None]:
-    if game is EquityGame.HOLDEM:
-        hk, hm = _hole_sums(parsed, t.card_key7, t.card_suit_mask)
-        bk = sum(int(t.card_key7[c.index]) for c in shared)
-        bm = sum(int(t.card_suit_mask[c.index]) for c in shared)
+    def enumerate(self, combos: npt.NDArray[np.uint8], start: int, stop: int) -> None:
+        """Score the board completions ``combos[start:stop]``."""
+        t = self.t
+        if self.game is EquityGame.HOLDEM:
+            kernels.holdem_enumerate(
+                self.hole_key,
+                self.hole_mask,
+                self.board_key,
+                self.board_mask,
+                self.remaining,
+                combos,
+                start,
+                stop,
+                t.card_key7,
+                t.card_suit_mask,
+                t.nonflush7,
+                t.flush,
+                self.wins,
+                self.ties,
+                self.shares,
+            )
+        else:
+            kernels.split_enumerate(
+                self.hole,
+                self.known,
+                self.remaining,
+                combos,
+                start,
+                stop,
+                self.pairs,
+                self.triples,
+                t.card_key5,
+                t.nonflush5,
+                t.flush,
+                self.wins,
+                self.ties,
+                self.shares,
+            )
 
-        def run(start: int, stop: int) -> None:
-            kernels.holdem_enumerate(hk, hm, bk, bm, remaining, combos, start, stop,
-                                     t.card_key7, t.card_suit_mask, t.nonflush7, t.flush,
-                                     wins, ties, shares)  # fmt: skip
-
-        return run
-    hole = np.array([[c.index for c in hand] for hand in parsed], np.uint8)
-    known = np.array([c.index for c in shared], np.uint8)
-    hc, bc = combinations_array(4, 2), combinations_array(5, 3)
-
-    def run_split(start: int, stop: int) -> None:
-        kernels.split_enumerate(hole, known, remaining, combos, start, stop, hc, bc,
-                                t.card_key5, t.nonflush5, t.flush, wins, ties, shares)  # fmt: skip
-
-    return run_split
-
-
-def _sampler(
-    game: EquityGame,
-    parsed: list[tuple[Card, ...]],
-    shared: tuple[Card, ...],
-    remaining: npt.NDArray[np.uint8],
-    t: RankTables,
-    wins: npt.NDArray[np.int64],
-    ties: npt.NDArray[np.int64],
-    shares: npt.NDArray[np.float64],
-) -> Callable[[int, int], None]:
-    draw = 5 - len(shared)
-    if game is EquityGame.HOLDEM:
-        hk, hm = _hole_sums(parsed, t.card_key7, t.card_suit_mask)
-        bk = sum(int(t.card_key7[c.index]) for c in shared)
-        bm = sum(int(t.card_suit_mask[c.index]) for c in shared)
-
-        def run(size: int, seed: int) -> None:
-            kernels.holdem_sample(hk, hm, bk, bm, remaining, draw, size, seed,
-                                  t.card_key7, t.card_suit_mask, t.nonflush7, t.flush,
-                                  wins, ties, shares)  # fmt: skip
-
-        return run
-    hole = np.array([[c.index for c in hand] for hand in parsed], np.uint8)
-    known = np.array([c.index for c in shared], np.uint8)
-    hc, bc = combinations_array(4, 2), combinations_array(5, 3)
-
-    def run_split(size: int, seed: int) -> None:
-        kernels.split_sample(hole, known, remaining, size, seed, hc, bc,
-                             t.card_key5, t.nonflush5, t.flush, wins, ties, shares)  # fmt: skip
-
-    return run_split
+    def sample(self, size: int, seed: int) -> None:
+        """Score ``size`` random board completions."""
+        t = self.t
+        if self.game is EquityGame.HOLDEM:
+            kernels.holdem_sample(
+                self.hole_key,
+                self.hole_mask,
+                self.board_key,
+                self.board_mask,
+                self.remaining,
+                self.draw,
+                size,
+                seed,
+                t.card_key7,
+                t.card_suit_mask,
+                t.nonflush7,
+                t.flush,
+                self.wins,
+                self.ties,
+                self.shares,
+            )
+        else:
+            kernels.split_sample(
+                self.hole,
+                self.known,
+                self.remaining,
+                size,
+                seed,
+                self.pairs,
+                self.triples,
+                t.card_key5,
+                t.nonflush5,
+                t.flush,
+                self.wins,
+                self.ties,
+                self.shares,
+            )
