@@ -9,6 +9,7 @@ timed separately and reported as one-time start-up, never mixed into a rate.
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import math
 import os
@@ -36,11 +37,14 @@ __all__ = [
     "cores",
     "first_call",
     "fresh_process",
+    "kernel_row",
+    "loop_row",
     "numba_threads",
     "order_mismatches",
     "print_result",
     "random_hands",
     "time_repeats",
+    "timed_import",
 ]
 
 CARD_NAMES: Final = tuple(r + s for r in "23456789TJQKA" for s in "cdhs")
@@ -64,7 +68,7 @@ class Config:
     @property
     def min_repeat_seconds(self) -> float:
         """Fast kernels evaluate their array several times a repeat, to at least this long."""
-        return 0.1 if self.quick else 0.25
+        return 0.1 if self.quick else 0.5
 
 
 @dataclass
@@ -113,8 +117,12 @@ class Row:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary, derived figures included."""
         out = asdict(self)
-        out.update(median_s=self.median, rate_per_s=self.rate, job_s=self.job_seconds,
-                   extrapolated=self.extrapolated)  # fmt: skip
+        out.update(
+            median_s=self.median,
+            rate_per_s=self.rate,
+            job_s=self.job_seconds,
+            extrapolated=self.extrapolated,
+        )
         return out
 
 
@@ -133,7 +141,7 @@ class Target:
 
     name: str
     measured: float
-    op: Literal[">=", "<="]
+    op: Literal[">=", "<=", "<"]
     threshold: float
     unit: str
     detail: str = ""
@@ -145,6 +153,8 @@ class Target:
             return False
         if self.op == ">=":
             return self.measured >= self.threshold
+        if self.op == "<":
+            return self.measured < self.threshold
         return self.measured <= self.threshold
 
     def to_dict(self) -> dict[str, Any]:
@@ -207,9 +217,10 @@ def numba_threads() -> int:
     return int(numba.get_num_threads())
 
 
-def time_repeats(fn: Callable[[], object], repeats: int) -> list[float]:
-    """Wall seconds of ``repeats`` calls of ``fn`` after one untimed warm-up call."""
-    fn()
+def time_repeats(fn: Callable[[], object], repeats: int, *, warm: bool = True) -> list[float]:
+    """Wall seconds of ``repeats`` calls of ``fn`` (after one untimed warm-up call if ``warm``)."""
+    if warm:
+        fn()
     times = []
     for _ in range(repeats):
         enabled = gc.isenabled()
@@ -258,7 +269,7 @@ def order_mismatches(ours: Sequence[int], less: Callable[[int, int], bool]) -> i
     """
     order = sorted(range(len(ours)), key=lambda i: ours[i])
     bad = 0
-    for i, j in zip(order, order[1:], strict=False):
+    for i, j in itertools.pairwise(order):
         if ours[i] == ours[j]:
             bad += less(i, j) or less(j, i)
         else:
@@ -353,12 +364,22 @@ def _seconds(value: float) -> str:
     return f"{value * 1e6:.0f} us"
 
 
+def _ratio(value: float) -> str:
+    if value >= 100:
+        return f"{value:,.0f}x"
+    if value >= 0.1:
+        return f"{value:.2f}x"
+    return f"{value:.2g}x"
+
+
 def _table(header: Sequence[str], body: Sequence[Sequence[str]], right: set[int]) -> list[str]:
     widths = [max(len(str(x)) for x in col) for col in zip(header, *body, strict=True)]
 
     def fmt(cells: Sequence[str]) -> str:
-        parts = [c.rjust(w) if i in right else c.ljust(w)
-                 for i, (c, w) in enumerate(zip(cells, widths, strict=True))]  # fmt: skip
+        parts = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
         return "  " + "  ".join(parts).rstrip()
 
     rule = "  " + "  ".join("-" * w for w in widths)
@@ -406,10 +427,12 @@ def print_result(result: BenchResult) -> None:
         table = ratios(result)
         peers = [r.key for r in result.rows if not r.croupier]
         if table and peers:
-            what = "peer time / croupier time" if result.ratio_by_time else "croupier rate / peer rate"
+            what = (
+                "peer time / croupier time" if result.ratio_by_time else "croupier rate / peer rate"
+            )
             lines.append(f"  ratios ({what}; >1x means croupier is faster):")
             rhead = ["peer", *table]
-            rbody = [[p, *(f"{table[c][p]:.2f}x" for c in table)] for p in peers]
+            rbody = [[p, *(_ratio(table[c][p]) for c in table)] for p in peers]
             lines += _table(rhead, rbody, set(range(1, len(rhead))))
     if result.startup:
         lines.append("  one-time start-up (not included in any rate above):")
@@ -428,3 +451,59 @@ def target_text(t: Target) -> str:
     """One line describing a target and the measured value."""
     text = f"{t.name}: measured {t.measured:.3g} {t.unit}, needs {t.op} {t.threshold:g} {t.unit}"
     return text + (f" ({t.detail})" if t.detail else "")
+
+
+_IMPORT_SECONDS: dict[str, float] = {}
+
+
+def timed_import(module: str) -> tuple[Any, float]:
+    """Import a module; also return the seconds its first import in this process took."""
+    import importlib
+
+    if module not in _IMPORT_SECONDS:
+        already = module in sys.modules
+        start = time.perf_counter()
+        importlib.import_module(module)
+        _IMPORT_SECONDS[module] = math.nan if already else time.perf_counter() - start
+    return importlib.import_module(module), _IMPORT_SECONDS[module]
+
+
+def kernel_row(
+    key: str,
+    label: str,
+    *,
+    croupier: bool,
+    threads: int,
+    fn: Callable[[], object],
+    n: int,
+    cfg: Config,
+    unit: str = "hands",
+) -> Row:
+    """Time a fast whole-array call; one repeat runs it enough times to last a while."""
+    passes = passes_for(fn, cfg.min_repeat_seconds)
+
+    def many() -> None:
+        for _ in range(passes):
+            fn()
+
+    times = time_repeats(many, cfg.repeats, warm=False)  # passes_for made the warm-up call
+    note = f"{passes} passes over the {n:,} {unit} a repeat" if passes > 1 else ""
+    return Row(key, label, croupier, threads, n * passes, times, unit=unit, note=note)
+
+
+def loop_row(
+    key: str,
+    label: str,
+    *,
+    croupier: bool,
+    fn: Callable[[], object],
+    warmup: Callable[[], object],
+    n: int,
+    cfg: Config,
+    unit: str = "hands",
+    note: str = "",
+) -> Row:
+    """Time a Python loop calling an evaluator once per item (one thread)."""
+    warmup()
+    times = time_repeats(fn, cfg.repeats, warm=False)
+    return Row(key, label, croupier, None, n, times, unit=unit, note=note)
