@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from croupier.errors import DuplicateCardError, HandSizeError
 from croupier.evaluation import kernels
+from croupier.evaluation.omaha_table import omaha_tables_for
 from croupier.evaluation.rankings import STANDARD, HandRanking
 from croupier.evaluation.tables import tables_for
 
@@ -118,6 +119,9 @@ def evaluate_omaha_batch(
 ) -> npt.NDArray[np.uint16]:
     """Omaha (17.5(d)): four hole cards and five board cards a row, exactly 2 + 3.
 
+    One read of the (board, hole) table per hand (see
+    :mod:`croupier.evaluation.omaha_table`), plus a flush check.
+
     >>> evaluate_omaha_batch([[51, 50, 47, 43]], [[39, 35, 3, 7, 8]]).tolist()
     [7090]
     """
@@ -128,4 +132,28 @@ def evaluate_omaha_batch(
         raise HandSizeError(
             f"an Omaha showdown board is 5 cards a row, got shape {board_rows.shape}"
         )
-    return evaluate_split_batch(hole_rows, board_rows, own_used=2, parallel=parallel, check=check)
+    t = tables_for(STANDARD)
+    hole_rows = _as_cards(hole_rows, "hole", range(4, 5), STANDARD, check)
+    board_rows = _as_cards(board_rows, "board", range(5, 6), STANDARD, check)
+    if hole_rows.shape[0] != board_rows.shape[0]:
+        raise HandSizeError(
+            f"hole has {hole_rows.shape[0]} rows but board has {board_rows.shape[0]}"
+        )
+    if check:
+        _check_unique(np.concatenate([hole_rows, board_rows], axis=1))
+    o = omaha_tables_for(STANDARD)
+    out = np.empty(hole_rows.shape[0], np.uint16)
+    use_threads = hole_rows.shape[0] >= _PARALLEL_FROM // 10 if parallel is None else parallel
+    kernel = kernels.eval_omaha_rows_parallel if use_threads else kernels.eval_omaha_rows
+    kernel(
+        hole_rows,
+        board_rows,
+        t.card_key5,
+        o.board_index,
+        o.hole_index,
+        o.nonflush,
+        o.holes,
+        t.flush,
+        out,
+    )
+    return out

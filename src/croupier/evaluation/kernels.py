@@ -223,3 +223,111 @@ def count_categories_5(deck, key5, smask, nonflush5, flush, categories):
                                        key5, nonflush5, flush)  # fmt: skip
                         counts[categories[v]] += 1
     return counts
+
+
+@njit(cache=True, nogil=True)
+def build_omaha_nonflush(board_ranks, hole_ranks, weights5, nonflush5, out):
+    """Best exactly-2-plus-3 non-flush value for every (board, hole) rank multiset pair.
+
+    ``out`` is flat, indexed by ``board * n_holes + hole``. Pairs that no deck can deal
+    (five or more of one rank) hold whatever the five-card table says; no hand reaches them.
+    """
+    n_holes = hole_ranks.shape[0]
+    triple = np.empty(10, np.int64)
+    pair = np.empty(6, np.int64)
+    for b in range(board_ranks.shape[0]):
+        t = 0
+        for i in range(5):
+            for j in range(i + 1, 5):
+                for k in range(j + 1, 5):
+                    triple[t] = (
+                        weights5[board_ranks[b, i]]
+                        + weights5[board_ranks[b, j]]
+                        + weights5[board_ranks[b, k]]
+                    )
+                    t += 1
+        for h in range(n_holes):
+            p = 0
+            for i in range(4):
+                for j in range(i + 1, 4):
+                    pair[p] = weights5[hole_ranks[h, i]] + weights5[hole_ranks[h, j]]
+                    p += 1
+            best = 0
+            for t in range(10):
+                for p in range(6):
+                    s = triple[t] + pair[p]
+                    if s < nonflush5.shape[0]:
+                        v = nonflush5[s]
+                        if v > best:
+                            best = v
+            out[b * n_holes + h] = best
+
+
+@njit(cache=True, inline="always")
+def _omaha_flush(hole, board, suit, flush):
+    """Best flush using exactly two hole cards and three board cards of ``suit``."""
+    best = 0
+    for i in range(4):
+        if hole[i] & 3 != suit:
+            continue
+        for j in range(i + 1, 4):
+            if hole[j] & 3 != suit:
+                continue
+            hm = (1 << (hole[i] >> 2)) | (1 << (hole[j] >> 2))
+            for a in range(5):
+                if board[a] & 3 != suit:
+                    continue
+                for b in range(a + 1, 5):
+                    if board[b] & 3 != suit:
+                        continue
+                    for c in range(b + 1, 5):
+                        if board[c] & 3 != suit:
+                            continue
+                        v = flush[hm | (1 << (board[a] >> 2)) | (1 << (board[b] >> 2))
+                                  | (1 << (board[c] >> 2))]  # fmt: skip
+                        if v > best:
+                            best = v
+    return best
+
+
+@njit(cache=True, inline="always")
+def omaha_one(hole, board, key5, board_index, hole_index, omaha_nonflush, n_holes, flush):
+    """Omaha (4 hole, 5 board, exactly 2 + 3): one read for the best non-flush hand.
+
+    The board's and the hole's rank multisets each map to a dense index; a table of
+    every (board, hole) pair holds the best of the 60 combinations. A flush needs three
+    board cards and two hole cards of one suit, which the packed suit counters show.
+    """
+    bk = key5[board[0]] + key5[board[1]] + key5[board[2]] + key5[board[3]] + key5[board[4]]
+    hk = key5[hole[0]] + key5[hole[1]] + key5[hole[2]] + key5[hole[3]]
+    best = omaha_nonflush[board_index[bk >> 16] * n_holes + hole_index[hk >> 16]]
+    suited = (((bk & 0xFFFF) + 0x5555) & ((hk & 0xFFFF) + 0x6666)) & 0x8888
+    while suited:
+        low = suited & -suited
+        v = _omaha_flush(hole, board, _flush_suit(low), flush)
+        if v > best:
+            best = v
+        suited ^= low
+    return best
+
+
+@njit(cache=True, nogil=True)
+def eval_omaha_rows(
+    hole, board, key5, board_index, hole_index, omaha_nonflush, n_holes, flush, out
+):
+    """Omaha rows through the (board, hole) table, one thread."""
+    for i in range(hole.shape[0]):
+        out[i] = omaha_one(
+            hole[i], board[i], key5, board_index, hole_index, omaha_nonflush, n_holes, flush
+        )
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def eval_omaha_rows_parallel(
+    hole, board, key5, board_index, hole_index, omaha_nonflush, n_holes, flush, out
+):
+    """Omaha rows through the (board, hole) table, on every core."""
+    for i in prange(hole.shape[0]):
+        out[i] = omaha_one(
+            hole[i], board[i], key5, board_index, hole_index, omaha_nonflush, n_holes, flush
+        )
