@@ -1,0 +1,294 @@
+"""The immutable event log of a poker hand: every deal, burn, bet, pot and award.
+
+Each state change of :class:`~croupier.poker.state.HandState` appends exactly one
+of these frozen records. The log is the audit trail, the hand-history source and
+the replay input at once.
+
+>>> Called(seat=2, amount=20, all_in=False).describe()
+'seat 2 calls 20'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from croupier.cards.card import Card, format_cards
+
+__all__ = [
+    "AntePosted",
+    "BetReturned",
+    "BetsCollected",
+    "BlindPosted",
+    "BringIn",
+    "CardBurned",
+    "CardsDealt",
+    "Called",
+    "Checked",
+    "CommunityDealt",
+    "Discarded",
+    "Event",
+    "Folded",
+    "HandEnded",
+    "HandMucked",
+    "HandShown",
+    "HandStarted",
+    "PlayerAction",
+    "PotAwarded",
+    "RaisedTo",
+    "RakeTaken",
+]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every event."""
+
+    def describe(self) -> str:
+        """One line for logs and the terminal."""
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class PlayerAction(Event):
+    """Base of the events a player chooses (the replayable decisions)."""
+
+    seat: int
+    """Who acted."""
+
+
+@dataclass(frozen=True)
+class HandStarted(Event):
+    """A new hand: who sits where with what, the button, and the deck order (for audit)."""
+
+    game: str
+    """The game's name."""
+    button: int
+    """The button seat (for stud, the dealer position the deal starts after)."""
+    seats: tuple[int, ...]
+    """Occupied seats, in seat order."""
+    stacks: tuple[int, ...]
+    """Each seat's chips at the start, in the order of ``seats``."""
+    deck: tuple[Card, ...]
+    """The deck order, top first: with it and the actions the hand replays exactly."""
+
+    def describe(self) -> str:
+        """One line."""
+        return f"{self.game} hand, button seat {self.button}, seats {list(self.seats)}"
+
+
+@dataclass(frozen=True)
+class AntePosted(Event):
+    """An ante (12.1(b))."""
+
+    seat: int
+    amount: int
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} antes {self.amount}"
+
+
+@dataclass(frozen=True)
+class BlindPosted(Event):
+    """A compulsory blind (17.1(c)) or a voluntary blind (11.x(c))."""
+
+    seat: int
+    amount: int
+    voluntary: bool = False
+
+    def describe(self) -> str:
+        """One line."""
+        kind = "voluntary blind" if self.voluntary else "blind"
+        return f"seat {self.seat} posts {kind} {self.amount}"
+
+
+@dataclass(frozen=True)
+class CardsDealt(Event):
+    """Cards dealt to one player (``up`` says whether face up)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    up: bool
+
+    def describe(self) -> str:
+        """One line (down cards shown as ``??``: the log itself keeps them)."""
+        shown = format_cards(self.cards, " ") if self.up else " ".join("??" for _ in self.cards)
+        return f"seat {self.seat} is dealt {shown}"
+
+
+@dataclass(frozen=True)
+class CommunityDealt(Event):
+    """Community cards turned face up (a flop, a turn, a stud community card...)."""
+
+    cards: tuple[Card, ...]
+
+    def describe(self) -> str:
+        """One line."""
+        return f"board: {format_cards(self.cards, ' ')}"
+
+
+@dataclass(frozen=True)
+class CardBurned(Event):
+    """A burn card (kept face down, apart from the discards)."""
+
+    card: Card
+
+    def describe(self) -> str:
+        """One line."""
+        return "burn"
+
+
+@dataclass(frozen=True)
+class Discarded(PlayerAction):
+    """A draw: the player discards these cards (possibly none) for replacements."""
+
+    cards: tuple[Card, ...]
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} draws {len(self.cards)}"
+
+
+@dataclass(frozen=True)
+class Folded(PlayerAction):
+    """A fold."""
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} folds"
+
+
+@dataclass(frozen=True)
+class Checked(PlayerAction):
+    """A check."""
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} checks"
+
+
+@dataclass(frozen=True)
+class Called(PlayerAction):
+    """A call of ``amount`` more chips (an all-in call when the stack is short)."""
+
+    amount: int
+    all_in: bool
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} calls {self.amount}" + (" (all in)" if self.all_in else "")
+
+
+@dataclass(frozen=True)
+class BringIn(PlayerAction):
+    """The stud bring-in: the lowest up card opens with at least the table minimum (12.2(a))."""
+
+    to: int
+    all_in: bool
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} brings in for {self.to}"
+
+
+@dataclass(frozen=True)
+class RaisedTo(PlayerAction):
+    """A bet (first chips of the round) or a raise, to a round total of ``to``."""
+
+    to: int
+    increment: int
+    full: bool
+    all_in: bool
+
+    def describe(self) -> str:
+        """One line."""
+        verb = "raises to" if self.increment != self.to else "bets"
+        return f"seat {self.seat} {verb} {self.to}" + (" (all in)" if self.all_in else "")
+
+
+@dataclass(frozen=True)
+class BetReturned(Event):
+    """An uncalled bet (or its uncalled part) goes back to the bettor."""
+
+    seat: int
+    amount: int
+
+    def describe(self) -> str:
+        """One line."""
+        return f"uncalled {self.amount} returned to seat {self.seat}"
+
+
+@dataclass(frozen=True)
+class BetsCollected(Event):
+    """The round's bets swept into the pot."""
+
+    total: int
+    """The pot after the sweep (all pots together)."""
+
+    def describe(self) -> str:
+        """One line."""
+        return f"pot {self.total}"
+
+
+@dataclass(frozen=True)
+class HandShown(Event):
+    """A hand exposed at the showdown (or on request, 17.5(d))."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    description: str
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} shows {format_cards(self.cards, ' ')} ({self.description})"
+
+
+@dataclass(frozen=True)
+class HandMucked(Event):
+    """A losing hand thrown away unshown at the showdown (17.5(d) only requires better hands)."""
+
+    seat: int
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} mucks"
+
+
+@dataclass(frozen=True)
+class RakeTaken(Event):
+    """House commission taken from the pot."""
+
+    amount: int
+
+    def describe(self) -> str:
+        """One line."""
+        return f"rake {self.amount}"
+
+
+@dataclass(frozen=True)
+class PotAwarded(Event):
+    """One pot paid out: ``shares`` per winning seat, ``odd_chip_seat`` got the remainder."""
+
+    pot: int
+    """0 for the main pot, then the side pots in order."""
+    amount: int
+    shares: tuple[tuple[int, int], ...]
+    """(seat, chips) for each winner, remainder included."""
+    odd_chip_seat: int | None
+    """Who received the indivisible remainder (17.5(e)), if there was one."""
+
+    def describe(self) -> str:
+        """One line."""
+        who = ", ".join(f"seat {s} {a}" for s, a in self.shares)
+        return f"pot {self.pot} ({self.amount}): {who}"
+
+
+@dataclass(frozen=True)
+class HandEnded(Event):
+    """The hand is over: final stacks in seat order."""
+
+    stacks: tuple[tuple[int, int], ...]
+
+    def describe(self) -> str:
+        """One line."""
+        return "hand over: " + ", ".join(f"seat {s} {a}" for s, a in self.stacks)

@@ -1,0 +1,166 @@
+"""Betting structures as data: fixed limit, spread limit, pot limit (full or half pot), no limit.
+
+Each structure answers two questions for the player to act: the smallest and the
+largest legal bet or raise (as a *total* for the round), and whether raises are
+capped (Omaha 17.6(f)). The engine applies the tap-out exception and the
+short-all-in rules on top.
+
+>>> pl = PotLimit()
+>>> pl.max_raise_to(pot=100, to_call=20, current_bet=20, my_bet=0)   # Omaha 17.6(d): 20 + 120
+140
+>>> PotLimit(ratio=Fraction(1, 2)).max_raise_to(pot=100, to_call=20, current_bet=20, my_bet=0)
+80
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar
+
+__all__ = ["BettingStructure", "FixedLimit", "NoLimit", "PotLimit", "SpreadLimit"]
+
+
+@dataclass(frozen=True)
+class BettingStructure:
+    """Base of the betting structures; see the subclasses.
+
+    ``capped`` says whether a round allows only a bet and three raises (17.6(f)).
+    """
+
+    capped: ClassVar[bool] = False
+    """Whether raises are limited to three a round (fixed and spread limit)."""
+    name: ClassVar[str] = "structure"
+    """Short name for the CLI, JSON and hand histories."""
+
+    def min_bet(self, street: int, table_minimum: int) -> int:
+        """The smallest opening bet (a total for the round) on this street."""
+        raise NotImplementedError
+
+    def min_raise_increment(self, street: int, last_increment: int, table_minimum: int) -> int:
+        """The smallest raise increment, given the largest bet or raise so far (17.6(c))."""
+        raise NotImplementedError
+
+    def max_raise_to(self, *, pot: int, to_call: int, current_bet: int, my_bet: int) -> int | None:
+        """The largest total the player may make the bet (None: no limit but the stack)."""
+        raise NotImplementedError
+
+    def fixed_increment(self, street: int) -> int | None:
+        """The only allowed bet or raise size on this street, for fixed limit."""
+        return None
+
+
+@dataclass(frozen=True)
+class NoLimit(BettingStructure):
+    """No limit: bets up to the whole stack; raises at least the last bet or raise (17.6(c)).
+
+    >>> NoLimit().min_raise_increment(0, last_increment=20, table_minimum=10)
+    20
+    """
+
+    name: ClassVar[str] = "no-limit"
+
+    def min_bet(self, street: int, table_minimum: int) -> int:
+        """The table minimum."""
+        return table_minimum
+
+    def min_raise_increment(self, street: int, last_increment: int, table_minimum: int) -> int:
+        """The largest earlier bet or raise of the round, at least the table minimum."""
+        return max(last_increment, table_minimum)
+
+    def max_raise_to(self, *, pot: int, to_call: int, current_bet: int, my_bet: int) -> int | None:
+        """No maximum."""
+        return None
+
+
+@dataclass(frozen=True)
+class PotLimit(NoLimit):
+    """Pot limit (``ratio`` 1) or half-pot (``ratio`` 1/2): Omaha 17.6(d).
+
+    The call is added to the pot first; the raise may then be up to ``ratio`` times
+    that pot. "Pot" is every chip committed so far, this round's bets included
+    (Decision 3.2-4). A half-pot amount that falls between chips is rounded down
+    to the chip unit by the engine.
+
+    >>> PotLimit().max_raise_to(pot=30, to_call=0, current_bet=0, my_bet=0)
+    30
+    """
+
+    ratio: Fraction = Fraction(1)
+    """1 for full pot, 1/2 for half pot."""
+    name: ClassVar[str] = "pot-limit"
+
+    def max_raise_to(self, *, pot: int, to_call: int, current_bet: int, my_bet: int) -> int:
+        """``current bet + ratio * (pot + call)`` (the pot includes every bet made so far)."""
+        return current_bet + int((pot + to_call) * self.ratio)
+
+
+@dataclass(frozen=True)
+class FixedLimit(BettingStructure):
+    """Fixed (structured) limit: every bet and raise is exactly the street's bet size.
+
+    ``small_bet`` applies to the streets before ``big_bet_from`` (0-based street
+    index), ``big_bet`` from then on. A bet and three raises a round (17.6(f)).
+
+    >>> fl = FixedLimit(10, 20, big_bet_from=2)
+    >>> fl.fixed_increment(1), fl.fixed_increment(2)
+    (10, 20)
+    """
+
+    small_bet: int
+    """The bet size of the early streets."""
+    big_bet: int
+    """The bet size of the late streets."""
+    big_bet_from: int = 2
+    """The first street (0-based) that uses the big bet."""
+    capped: ClassVar[bool] = True
+    name: ClassVar[str] = "fixed-limit"
+
+    def fixed_increment(self, street: int) -> int:
+        """The bet size of this street."""
+        return self.big_bet if street >= self.big_bet_from else self.small_bet
+
+    def min_bet(self, street: int, table_minimum: int) -> int:
+        """The street's bet size."""
+        return self.fixed_increment(street)
+
+    def min_raise_increment(self, street: int, last_increment: int, table_minimum: int) -> int:
+        """The street's bet size."""
+        return self.fixed_increment(street)
+
+    def max_raise_to(self, *, pot: int, to_call: int, current_bet: int, my_bet: int) -> int | None:
+        """Handled by :meth:`fixed_increment`."""
+        return None
+
+
+@dataclass(frozen=True)
+class SpreadLimit(BettingStructure):
+    """Spread (flexible) limit, Omaha 17.6(e): the first bet at least ``minimum``; later bets
+    and raises at least the last bet or raise; none above ``maximum``. Three raises a round.
+
+    >>> SpreadLimit(2, 10).min_raise_increment(0, last_increment=5, table_minimum=2)
+    5
+    """
+
+    minimum: int
+    """The smallest opening bet."""
+    maximum: int
+    """The largest bet or raise."""
+    capped: ClassVar[bool] = True
+    name: ClassVar[str] = "spread-limit"
+
+    def __post_init__(self) -> None:
+        if not 0 < self.minimum <= self.maximum:
+            raise ValueError(f"spread limit needs 0 < minimum <= maximum, got {self}")
+
+    def min_bet(self, street: int, table_minimum: int) -> int:
+        """The betting minimum."""
+        return self.minimum
+
+    def min_raise_increment(self, street: int, last_increment: int, table_minimum: int) -> int:
+        """At least the last bet or raise, and the betting minimum."""
+        return max(self.minimum, last_increment)
+
+    def max_raise_to(self, *, pot: int, to_call: int, current_bet: int, my_bet: int) -> int:
+        """Raise by at most the betting maximum."""
+        return current_bet + self.maximum
