@@ -20,9 +20,9 @@ __all__ = [
     "BetsCollected",
     "BlindPosted",
     "BringIn",
+    "Called",
     "CardBurned",
     "CardsDealt",
-    "Called",
     "Checked",
     "CommunityDealt",
     "Discarded",
@@ -70,6 +70,8 @@ class HandStarted(Event):
     """Each seat's chips at the start, in the order of ``seats``."""
     deck: tuple[Card, ...]
     """The deck order, top first: with it and the actions the hand replays exactly."""
+    voluntary_blind: bool = False
+    """Whether the player left of the last blind posted a voluntary blind (11.x(c))."""
 
     def describe(self) -> str:
         """One line."""

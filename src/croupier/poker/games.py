@@ -243,8 +243,14 @@ DRAW = GameSpec(
     ),
     forced=ForcedBets.BLINDS,
     voluntary_blind=True,
-    source=("Draw 11.x(b)", "Draw 11.x(c)", "Draw 11.x(d)", "Draw 11.x(e)", "Draw 11.x(f)",
-            "Draw 11.x(g)"),  # fmt: skip
+    source=(
+        "Draw 11.x(b)",
+        "Draw 11.x(c)",
+        "Draw 11.x(d)",
+        "Draw 11.x(e)",
+        "Draw 11.x(f)",
+        "Draw 11.x(g)",
+    ),
     inferred=(
         "Only the betting-limit rules of section 11 are seen: played as five-card draw with "
         "blinds, one draw (discards replaced from the deck after a burn), two betting rounds.",
@@ -264,8 +270,13 @@ FIVE_CARD_STUD = GameSpec(
         Street("fifth card", burn=True, up=1, opener=Opener.BEST_EXPOSED_HAND),
     ),
     forced=ForcedBets.ANTE_BRING_IN,
-    source=("Five Card Stud 12.1(a)", "Five Card Stud 12.1(b)", "Five Card Stud 12.1(c)",
-            "Five Card Stud 12.2(a)", "Five Card Stud 12.2(b)"),  # fmt: skip
+    source=(
+        "Five Card Stud 12.1(a)",
+        "Five Card Stud 12.1(b)",
+        "Five Card Stud 12.1(c)",
+        "Five Card Stud 12.2(a)",
+        "Five Card Stud 12.2(b)",
+    ),
     inferred=(
         "12.3+ are missing: a burn and one up card before each later round; the best exposed "
         "hand opens, ties going to the first such player clockwise from the dealer's left.",

@@ -56,7 +56,9 @@ def build_pots(contributions: Mapping[int, int], folded: set[int]) -> list[Pot]:
     return pots
 
 
-def split_pot(amount: int, winners: Sequence[int], *, unit: int, odd_chip_to: int) -> dict[int, int]:
+def split_pot(
+    amount: int, winners: Sequence[int], *, unit: int, odd_chip_to: int
+) -> dict[int, int]:
     """Divide a pot equally among ``winners`` down to the chip ``unit``; the remainder that
     cannot be divided goes to ``odd_chip_to`` (Omaha 17.5(e)).
 
@@ -68,6 +70,6 @@ def split_pot(amount: int, winners: Sequence[int], *, unit: int, odd_chip_to: in
     if odd_chip_to not in winners:
         raise ValueError("the odd chip must go to one of the winners")
     share = (amount // (unit * len(winners))) * unit
-    out = {seat: share for seat in winners}
+    out = dict.fromkeys(winners, share)
     out[odd_chip_to] += amount - share * len(winners)
     return out

@@ -1,0 +1,145 @@
+"""Table settings: stakes, limits, chip unit, rake and the house choices the rules leave open.
+
+>>> rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
+>>> rules.validate()
+>>> TableRules(HOLDEM, NoLimit(), blinds=(10, 5), table_minimum=10).validate()
+Traceback (most recent call last):
+...
+croupier.errors.RuleViolationError: Omaha 17.6(b): the last compulsory blind (5) is below the table minimum (10); allowed: a last blind of at least 10
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+from croupier.errors import RuleViolationError
+from croupier.poker.games import HOLDEM, ForcedBets, GameSpec
+from croupier.poker.structures import BettingStructure, NoLimit
+
+__all__ = ["HeadsUpBlinds", "OddChip", "Rake", "TableRules"]
+
+
+class HeadsUpBlinds(StrEnum):
+    """Who posts which blind when two players sit (Decision 3.2-7)."""
+
+    LITERAL = "literal"
+    """17.1(c) as written: the first blind is posted by the player left of the button, so
+    the button posts the last blind and acts last on every street."""
+    BUTTON_POSTS_FIRST = "button-posts-first"
+    """Common casino practice heads up: the button posts the first (small) blind and acts
+    first before the flop, last after it."""
+
+
+class OddChip(StrEnum):
+    """Who receives the chips a split pot cannot divide."""
+
+    HIGH_CARD_BY_SUIT = "high-card-by-suit"
+    """Omaha 17.5(e): the winner with the highest card by suit among the hole cards used
+    (no hole card used: the highest card by suit of the five, Decision 3.2-12)."""
+    FIRST_LEFT_OF_BUTTON = "first-left-of-button"
+    """The first winner clockwise from the button (the PHH / PokerKit convention)."""
+
+
+@dataclass(frozen=True)
+class Rake:
+    """House commission (section 8 is not public): a percentage with a cap, a fee a hand, or none.
+
+    >>> Rake(percent=Fraction(1, 20), cap=30).amount(1000, unit=1, saw_flop=True)
+    30
+    """
+
+    percent: Fraction = Fraction(0)
+    """Share of each pot taken (e.g. 1/20 for 5 %)."""
+    cap: int | None = None
+    """The most taken from a hand."""
+    per_hand: int = 0
+    """A fixed fee a hand, taken from the pot."""
+    no_flop_no_drop: bool = True
+    """Take nothing when the hand ends in the first betting round."""
+
+    def amount(self, pot: int, *, unit: int, saw_flop: bool) -> int:
+        """The commission on a pot of ``pot`` chips, rounded down to the chip unit."""
+        if self.no_flop_no_drop and not saw_flop:
+            return 0
+        take = int(pot * self.percent) // unit * unit + self.per_hand
+        if self.cap is not None:
+            take = min(take, self.cap)
+        return min(take, pot)
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """Everything a table's sign and the house decide, for one game.
+
+    ``blinds`` are the compulsory blinds from the first (left of the button) to the
+    last (17.1(c)); ``table_minimum`` the smallest wager of the first round (17.6(b));
+    ``chip_unit`` the lowest chip denomination in play (17.5(e)). Stud games use
+    ``ante`` and ``bring_in`` (default: the table minimum, 12.2(a)).
+    """
+
+    game: GameSpec = HOLDEM
+    """The game."""
+    structure: BettingStructure = field(default_factory=NoLimit)
+    """The betting structure."""
+    blinds: tuple[int, ...] = (5, 10)
+    """Compulsory blinds, first to last."""
+    ante: int = 0
+    """Ante from every player before the deal."""
+    bring_in: int | None = None
+    """Stud bring-in; None means the table minimum."""
+    table_minimum: int = 10
+    """The minimum wager (the sign at the table, 17.6(a))."""
+    table_maximum: int | None = None
+    """The maximum wager, if the sign shows one."""
+    chip_unit: int = 1
+    """The lowest chip denomination in play (17.5(e))."""
+    rake: Rake = field(default_factory=Rake)
+    """House commission."""
+    heads_up: HeadsUpBlinds = HeadsUpBlinds.LITERAL
+    """Heads-up blind order."""
+    odd_chip: OddChip = OddChip.HIGH_CARD_BY_SUIT
+    """Who gets an indivisible remainder."""
+    fold_when_check_is_free: bool = True
+    """Decision 3.2-9: 17.3(b) lets the opener "open, check or fold", so folding is allowed."""
+    show_all_at_showdown: bool = False
+    """Expose every hand at the showdown instead of letting worse hands muck (17.5(d))."""
+
+    @property
+    def bring_in_amount(self) -> int:
+        """The bring-in (the table minimum unless set)."""
+        return self.table_minimum if self.bring_in is None else self.bring_in
+
+    def validate(self) -> None:
+        """Check the settings against the rules; raise :class:`RuleViolationError` if not."""
+        if self.chip_unit < 1:
+            raise RuleViolationError("Omaha 17.5(e)", "the chip unit must be positive")
+        if self.game.forced is ForcedBets.BLINDS:
+            if not self.blinds:
+                raise RuleViolationError(
+                    "Omaha 17.1(c)",
+                    f"{self.game.title} needs at least one compulsory blind",
+                    "blinds=(small, big), shown on the table's sign",
+                )
+            if self.blinds[-1] < self.table_minimum:
+                raise RuleViolationError(
+                    "Omaha 17.6(b)",
+                    f"the last compulsory blind ({self.blinds[-1]}) is below the table minimum "
+                    f"({self.table_minimum})",
+                    f"a last blind of at least {self.table_minimum}",
+                )
+        elif self.bring_in_amount < self.table_minimum:
+            raise RuleViolationError(
+                "Five Card Stud 12.2(a)",
+                f"the bring-in ({self.bring_in_amount}) is below the table minimum "
+                f"({self.table_minimum})",
+                f"at least {self.table_minimum}",
+            )
+        amounts = (*self.blinds, self.ante, self.table_minimum, self.bring_in_amount)
+        if any(a < 0 or a % self.chip_unit for a in amounts):
+            raise RuleViolationError(
+                "Omaha 17.5(e)",
+                "every amount must be a multiple of the chip unit",
+                f"multiples of {self.chip_unit}",
+            )

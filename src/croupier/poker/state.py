@@ -1,0 +1,931 @@
+"""The poker referee: one hand as a state machine, from forced bets to the last award.
+
+Players act through a ``verify_``/``can_``/do triad for every action; dealer chores
+(forced bets, burns, deals, collecting bets, the showdown, awarding pots) run by
+themselves (``automatic=True``) or one :meth:`HandState.step` at a time. Every change
+appends one frozen event to :attr:`HandState.events`; :meth:`HandState.replay`
+rebuilds the hand from that log.
+
+>>> from croupier.cards import Deck
+>>> from croupier.poker import HOLDEM, NoLimit, TableRules
+>>> rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
+>>> hand = HandState(rules, {1: 1000, 2: 1000, 3: 1000}, button=1, seed=7)
+>>> hand.actor, hand.legal_actions().describe()
+(1, 'fold, call 10, raise to 20..1000')
+>>> hand.raise_to(30); hand.fold(); hand.call()
+>>> hand.street_name, hand.total_pot
+('flop', 65)
+>>> hand.check(); hand.check()
+>>> hand.can_raise_to(5)
+False
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from croupier.cards.card import Card, parse_cards
+from croupier.cards.deck import Deck
+from croupier.errors import CroupierError, RuleViolationError
+from croupier.evaluation.evaluate import evaluate
+from croupier.evaluation.hand import HandValue
+from croupier.poker import events as ev
+from croupier.poker.exposed import exposed_strength
+from croupier.poker.games import ForcedBets, Opener, Street
+from croupier.poker.pots import Pot, build_pots, split_pot
+from croupier.poker.settings import HeadsUpBlinds, OddChip, TableRules
+
+__all__ = ["HandState", "IllegalActionError", "LegalActions", "Phase", "PlayerState"]
+
+
+class IllegalActionError(RuleViolationError):
+    """An action the rules do not allow now; the state is unchanged.
+
+    >>> IllegalActionError("Omaha 17.2(a)", "seat 3 cannot check: 10 to call", "fold, call 10")
+    IllegalActionError('Omaha 17.2(a): seat 3 cannot check: 10 to call; allowed: fold, call 10')
+    """
+
+
+class Phase(StrEnum):
+    """Where the hand is."""
+
+    DEALER = "dealer"
+    """A dealer chore is next (see :attr:`HandState.pending_chore`)."""
+    BETTING = "betting"
+    """A player must bet, call, check or fold."""
+    DRAWING = "drawing"
+    """A player must discard (draw poker)."""
+    COMPLETE = "complete"
+    """The hand is over."""
+
+
+@dataclass
+class PlayerState:
+    """One seat in the hand."""
+
+    seat: int
+    """Seat number."""
+    starting_stack: int
+    """Chips at the start of the hand."""
+    stack: int
+    """Chips behind (not yet bet)."""
+    down: list[Card] = field(default_factory=list)
+    """Face-down cards."""
+    up: list[Card] = field(default_factory=list)
+    """Face-up cards (stud)."""
+    folded: bool = False
+    """Out of the hand."""
+    bet: int = 0
+    """Chips in front of the player this round."""
+    contributed: int = 0
+    """Chips put in this hand (this round's bet included)."""
+    acted_serial: int = -1
+    """The full-raise count when the player last acted this round (-1: not yet)."""
+    drawn: bool = False
+    """Whether the player has drawn on the current draw street."""
+
+    @property
+    def all_in(self) -> bool:
+        """No chips behind, still in the hand."""
+        return self.stack == 0 and not self.folded and self.contributed > 0
+
+    @property
+    def can_act(self) -> bool:
+        """Still in the hand with chips to bet."""
+        return not self.folded and self.stack > 0
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """All the player's own cards (down then up)."""
+        return (*self.down, *self.up)
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    """What the player to act may do, with the amounts (round totals for bets and raises)."""
+
+    seat: int
+    """The player to act."""
+    fold: bool = False
+    """Fold is allowed."""
+    check: bool = False
+    """Check is allowed."""
+    call: int | None = None
+    """Chips a call puts in (an all-in call when the stack is short), if a call is due."""
+    raise_to: tuple[int, int] | None = None
+    """Smallest and largest legal bet or raise, as the player's total for the round."""
+    bring_in: tuple[int, int] | None = None
+    """Stud bring-in range (12.2(a)): the player must bet, nothing else."""
+    discard: bool = False
+    """A draw is due: discard 0 or more cards."""
+
+    def describe(self) -> str:
+        """Plain English, e.g. ``"fold, call 10, raise to 20..1000"``."""
+        parts = []
+        if self.discard:
+            parts.append("discard any of your cards (or none)")
+        if self.bring_in is not None:
+            low, high = self.bring_in
+            parts.append(f"bring in for {low}" if low == high else f"bring in for {low}..{high}")
+        if self.fold:
+            parts.append("fold")
+        if self.check:
+            parts.append("check")
+        if self.call is not None:
+            parts.append(f"call {self.call}")
+        if self.raise_to is not None:
+            low, high = self.raise_to
+            parts.append(f"raise to {low}" if low == high else f"raise to {low}..{high}")
+        return ", ".join(parts) or "nothing"
+
+
+class HandState:
+    """One hand of poker under :class:`TableRules`, refereed card by card.
+
+    ``stacks`` maps seat numbers (clockwise order) to chips; ``button`` is the button
+    seat (for stud, the dealer position the deal starts after). The deck is shuffled
+    from the OS CSPRNG unless a ``seed`` or a ``deck`` is given.
+    """
+
+    def __init__(
+        self,
+        rules: TableRules,
+        stacks: Mapping[int, int],
+        button: int,
+        *,
+        deck: Deck | None = None,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        automatic: bool = True,
+        voluntary_blind: bool = False,
+    ) -> None:
+        rules.validate()
+        game = rules.game
+        if len(stacks) < 2:
+            raise RuleViolationError("Omaha 17.2(c)", "a hand needs at least two players")
+        if len(stacks) > game.max_players:
+            raise RuleViolationError(
+                "Poker 4.1(a)",
+                f"{game.title} deals to at most {game.max_players} players",
+            )
+        if button not in stacks:
+            raise CroupierError(f"the button seat {button} has no player")
+        if any(s <= 0 for s in stacks.values()):
+            raise RuleViolationError(
+                "Poker definitions: Table Stakes",
+                "every player needs chips on the table",
+            )
+        if voluntary_blind and not game.voluntary_blind:
+            raise RuleViolationError("Draw 11.x(c)", f"{game.title} has no voluntary blind")
+        self.rules = rules
+        """The table's rules."""
+        self.game = game
+        """The game."""
+        self.button = button
+        """The button seat."""
+        self.automatic = automatic
+        """Whether dealer chores run by themselves."""
+        self.voluntary_blind = voluntary_blind
+        """Whether a voluntary blind (11.x(c)) is posted."""
+        if deck is None:
+            lowest = game.ranking.lowest_rank
+            deck = (
+                Deck.stripped(lowest, seed=seed, rng=rng)
+                if lowest > 0
+                else Deck.standard(seed=seed, rng=rng)
+            )
+        self.deck = deck
+        """The deck (its dealt, burned and discard piles are the record of the cards)."""
+        self.players: dict[int, PlayerState] = {
+            s: PlayerState(seat=s, starting_stack=n, stack=n) for s, n in sorted(stacks.items())
+        }
+        """Each seat's state, in seat order."""
+        self.order: tuple[int, ...] = tuple(self.players)
+        """Seats in clockwise order."""
+        self.board: list[Card] = []
+        """Community cards."""
+        self.events: list[ev.Event] = []
+        """The immutable event log."""
+        self.street = 0
+        """Index of the current street."""
+        self._stage = "forced"
+        self._actor: int | None = None
+        self._to_act: set[int] = set()
+        self._current_bet = 0
+        self._last_increment = 0
+        self._raises = 0
+        self._full_raises = 0
+        self._aggressor: int | None = None
+        self._bring_in_due = False
+        self._awarded: list[ev.PotAwarded] = []
+        self._hands: dict[int, HandValue] = {}
+        self._restocked: set[Card] = set()
+        self._last_blind_seat = self.order[0]
+        self._log(
+            ev.HandStarted(
+                game.name,
+                button,
+                self.order,
+                tuple(p.stack for p in self.players.values()),
+                deck.remaining,
+                voluntary_blind,
+            )
+        )
+        if automatic:
+            self._run_chores()
+
+    # ----------------------------------------------------------------- views
+    @property
+    def phase(self) -> Phase:
+        """Where the hand is."""
+        if self._stage == "done":
+            return Phase.COMPLETE
+        if self._stage == "bet" and self._actor is not None:
+            return Phase.BETTING
+        if self._stage == "draw" and self._actor is not None:
+            return Phase.DRAWING
+        return Phase.DEALER
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether the hand is over."""
+        return self._stage == "done"
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act, or None."""
+        return self._actor if self.phase in (Phase.BETTING, Phase.DRAWING) else None
+
+    @property
+    def street_name(self) -> str:
+        """The current street's name."""
+        return self.game.streets[min(self.street, len(self.game.streets) - 1)].name
+
+    @property
+    def current_bet(self) -> int:
+        """The highest bet of the round."""
+        return self._current_bet
+
+    @property
+    def total_pot(self) -> int:
+        """Every chip committed this hand (bets in front included)."""
+        return sum(p.contributed for p in self.players.values())
+
+    @property
+    def pots(self) -> list[Pot]:
+        """Main and side pots as they stand (bets in front included)."""
+        folded = {s for s, p in self.players.items() if p.folded}
+        return build_pots({s: p.contributed for s, p in self.players.items()}, folded)
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """Chips behind, by seat."""
+        return {s: p.stack for s, p in self.players.items()}
+
+    @property
+    def awards(self) -> tuple[ev.PotAwarded, ...]:
+        """The pots paid so far."""
+        return tuple(self._awarded)
+
+    @property
+    def pending_chore(self) -> str | None:
+        """The next dealer chore when :attr:`phase` is ``DEALER``, e.g. ``"deal flop"``."""
+        if self.phase is not Phase.DEALER:
+            return None
+        street = self.game.streets[self.street]
+        names = {
+            "forced": "post forced bets",
+            "deal": f"deal {street.name}",
+            "bet": "open the betting",
+            "draw": "start the draw",
+            "collect": "collect bets",
+            "showdown": "showdown",
+            "award": "award pots",
+        }
+        return names[self._stage]
+
+    def hand_of(self, seat: int) -> HandValue | None:
+        """A player's evaluated hand once the board is complete (None if folded or not yet)."""
+        return self._hands.get(seat)
+
+    # --------------------------------------------------------------- helpers
+    def _log(self, event: ev.Event) -> None:
+        self.events.append(event)
+
+    def _clockwise_from(self, seat: int) -> list[int]:
+        """Seats in clockwise order starting just after ``seat``."""
+        seats = list(self.order)
+        later = [s for s in seats if s > seat]
+        return later + [s for s in seats if s <= seat]
+
+    def _in_hand(self) -> list[PlayerState]:
+        return [p for p in self.players.values() if not p.folded]
+
+    def _put(self, player: PlayerState, amount: int) -> int:
+        amount = min(amount, player.stack)
+        player.stack -= amount
+        player.bet += amount
+        player.contributed += amount
+        return amount
+
+    def _error(self, rule: str, problem: str) -> IllegalActionError:
+        allowed = self.legal_actions().describe() if self.actor is not None else "no action"
+        return IllegalActionError(rule, problem, allowed)
+
+    def _draw(self, n: int) -> tuple[Card, ...]:
+        if len(self.deck) < n:  # draw poker: shuffle the discards to finish the stub
+            self._restock(n)
+        return self.deck.draw(n)
+
+    def _restock(self, n: int) -> None:
+        pool = [c for c in self.deck.discards if c not in self._restocked]
+        if len(self.deck) + len(pool) < n:
+            raise CroupierError("the deck is exhausted")
+        random.Random(len(self.events)).shuffle(pool)
+        self._restocked.update(pool)
+        stub = Deck(list(self.deck.remaining) + pool, shuffle=False)
+        stub._dealt = self.deck._dealt  # keep one record of every card dealt
+        stub._burned = self.deck._burned
+        stub._discards = self.deck._discards
+        self.deck = stub
+
+    # ---------------------------------------------------------- dealer chores
+    def step(self) -> ev.Event | None:
+        """Run the next dealer chore (when :attr:`phase` is ``DEALER``); return its last event."""
+        if self.phase is not Phase.DEALER:
+            raise CroupierError(f"no dealer chore is due: {self.phase.value}")
+        before = len(self.events)
+        stage = self._stage
+        if stage == "forced":
+            self._post_forced_bets()
+        elif stage == "deal":
+            self._deal_street()
+        elif stage == "bet":
+            self._open_betting()
+        elif stage == "draw":
+            self._open_draw()
+        elif stage == "collect":
+            self._collect()
+        elif stage == "showdown":
+            self._showdown()
+        elif stage == "award":
+            self._award()
+        return self.events[-1] if len(self.events) > before else None
+
+    def _run_chores(self) -> None:
+        while self.phase is Phase.DEALER:
+            self.step()
+
+    def _after_action(self) -> None:
+        if self.automatic:
+            self._run_chores()
+
+    def _post_forced_bets(self) -> None:
+        rules = self.rules
+        if rules.ante:
+            for seat in self._clockwise_from(self.button):
+                player = self.players[seat]
+                paid = self._put(player, rules.ante)
+                player.bet = 0  # antes are dead money, not bets of the round
+                self._log(ev.AntePosted(seat, paid))
+        if self.game.forced is ForcedBets.BLINDS:
+            posters = self._blind_posters()
+            amounts = list(rules.blinds)
+            if self.voluntary_blind:
+                amounts.append(2 * rules.blinds[-1])
+            for i, (seat, amount) in enumerate(zip(posters, amounts, strict=False)):
+                paid = self._put(self.players[seat], amount)
+                self._log(ev.BlindPosted(seat, paid, voluntary=i >= len(rules.blinds)))
+            self._current_bet = max([amounts[-1], *(p.bet for p in self.players.values())])
+            self._last_increment = rules.blinds[-1]
+            self._raises = 1 + (1 if self.voluntary_blind else 0)
+            self._last_blind_seat = (
+                posters[len(amounts) - 1] if len(posters) >= len(amounts) else posters[-1]
+            )
+        self._stage = "deal"
+
+    def _blind_posters(self) -> list[int]:
+        count = len(self.rules.blinds) + (1 if self.voluntary_blind else 0)
+        around = self._clockwise_from(self.button)
+        if len(self.order) == 2 and self.rules.heads_up is HeadsUpBlinds.BUTTON_POSTS_FIRST:
+            around = [self.button, *[s for s in self.order if s != self.button]]
+        return [around[i % len(around)] for i in range(count)]
+
+    def _deal_street(self) -> None:
+        street = self.game.streets[self.street]
+        if street.burn:
+            self._log(ev.CardBurned(self.deck.burn()))
+        live = [s for s in self._clockwise_from(self.button) if not self.players[s].folded]
+        per_player = street.cards_per_player
+        if per_player and len(self.deck) < per_player * len(live):
+            # seven card stud with eight players: one community card for everyone (13, inferred)
+            cards = self._draw(per_player)
+            self.board.extend(cards)
+            self._log(ev.CommunityDealt(cards))
+        else:
+            for face_up, count in ((False, street.down), (True, street.up)):
+                for _ in range(count):  # one card at a time, clockwise (17.1(d), 12.1(c))
+                    for seat in live:
+                        card = self._draw(1)
+                        player = self.players[seat]
+                        (player.up if face_up else player.down).extend(card)
+                        self._log(ev.CardsDealt(seat, card, up=face_up))
+        if street.board:
+            cards = self._draw(street.board)
+            self.board.extend(cards)
+            self._log(ev.CommunityDealt(cards))
+        self._stage = "draw" if street.draw else "bet"
+
+    def _open_draw(self) -> None:
+        for player in self.players.values():
+            player.drawn = False
+        order = [s for s in self._clockwise_from(self.button) if not self.players[s].folded]
+        self._to_act = set(order)
+        self._actor = order[0]
+
+    def _open_betting(self) -> None:
+        street = self.game.streets[self.street]
+        for player in self.players.values():
+            player.acted_serial = -1
+        if self.street > 0 or self.game.forced is not ForcedBets.BLINDS:
+            self._current_bet = max(p.bet for p in self.players.values())
+            self._last_increment = 0
+            self._raises = 0
+        self._full_raises = 0
+        self._aggressor = None
+        able = [s for s in self.order if self.players[s].can_act]
+        owing = [s for s in able if self.players[s].bet < self._current_bet]
+        if len(able) < 2 and not owing:
+            self._actor = None
+            self._stage = "collect"
+            return
+        first = self._first_to_act(street)
+        self._to_act = set(able)
+        self._bring_in_due = street.opener is Opener.LOWEST_UP_CARD
+        self._actor = first if first in self._to_act else self._next_from(first)
+
+    def _first_to_act(self, street: Street) -> int:
+        live = [s for s in self._clockwise_from(self.button) if self.players[s].can_act]
+        if street.opener is Opener.LEFT_OF_LAST_BLIND:
+            after = self._clockwise_from(self._last_blind_seat)
+            return next(s for s in after if self.players[s].can_act)
+        if street.opener is Opener.LOWEST_UP_CARD:
+            # 12.2(a): lowest up card; equal ranks: lowest suit (clubs) opens
+            return min(live, key=lambda s: min(self.players[s].up))
+        if street.opener is Opener.BEST_EXPOSED_HAND:
+            best = max(exposed_strength(self.players[s].up, self.game.ranking) for s in live)
+            return next(
+                s for s in live if exposed_strength(self.players[s].up, self.game.ranking) == best
+            )
+        return live[0]
+
+    def _next_from(self, seat: int) -> int | None:
+        for s in self._clockwise_from(seat):
+            if s in self._to_act:
+                return s
+        return None
+
+    def _collect(self) -> None:
+        bets = sorted(((p.bet, s) for s, p in self.players.items()), reverse=True)
+        if len(bets) > 1 and bets[0][0] > bets[1][0]:
+            excess = bets[0][0] - bets[1][0]
+            top = self.players[bets[0][1]]
+            top.bet -= excess
+            top.contributed -= excess
+            top.stack += excess
+            self._log(ev.BetReturned(top.seat, excess))
+        for player in self.players.values():
+            player.bet = 0
+        self._current_bet = 0
+        self._log(ev.BetsCollected(self.total_pot))
+        self._actor = None
+        if len(self._in_hand()) == 1:
+            self._stage = "award"
+        elif self.street + 1 < len(self.game.streets):
+            self.street += 1
+            self._stage = "deal"
+        else:
+            self._stage = "showdown"
+
+    # --------------------------------------------------------------- showdown
+    def _evaluate(self, player: PlayerState) -> HandValue:
+        board = tuple(self.board)
+        composition = self.game.composition
+        if not board or not composition.is_exact:
+            return evaluate(player.cards, board, ranking=self.game.ranking)
+        return evaluate(player.cards, board, composition=composition, ranking=self.game.ranking)
+
+    def _showdown(self) -> None:
+        live = self._in_hand()
+        self._hands = {p.seat: self._evaluate(p) for p in live}
+        # 17.5(d): the called player shows first; checked through: first left of the button
+        first = self._aggressor if self._aggressor in self._hands else None
+        order = self._clockwise_from(self.button)
+        if first is not None:
+            order = [first, *[s for s in self._clockwise_from(first) if s != first]]
+        winners = self._pot_winners()
+        shown: list[HandValue] = []
+        for seat in [s for s in order if s in self._hands]:
+            value = self._hands[seat]
+            must = not shown or value >= max(shown) or seat in winners
+            if must or self.rules.show_all_at_showdown:
+                shown.append(value)
+                self._log(ev.HandShown(seat, self.players[seat].cards, value.describe()))
+            else:
+                self._log(ev.HandMucked(seat))
+        self._stage = "award"
+
+    def _pot_winners(self) -> set[int]:
+        out: set[int] = set()
+        for pot in self.pots:
+            contenders = [s for s in pot.eligible if s in self._hands]
+            if contenders:
+                best = max(self._hands[s] for s in contenders)
+                out.update(s for s in contenders if self._hands[s] == best)
+        return out
+
+    def _odd_chip_seat(self, winners: Sequence[int]) -> int:
+        if self.rules.odd_chip is OddChip.FIRST_LEFT_OF_BUTTON or not self._hands:
+            return next(s for s in self._clockwise_from(self.button) if s in winners)
+
+        def key(seat: int) -> Card:
+            hand = self._hands[seat]
+            used = hand.own_cards if self.board else ()
+            return max(used) if used else max(hand.best_five)  # Decision 3.2-12 fallback
+
+        return max(winners, key=key)
+
+    def _award(self) -> None:
+        pots = self.pots
+        saw_second_round = self.street > 0
+        rake = self.rules.rake.amount(
+            self.total_pot, unit=self.rules.chip_unit, saw_flop=saw_second_round
+        )
+        if rake:
+            self._log(ev.RakeTaken(rake))
+        for index, pot in enumerate(pots):
+            amount = pot.amount
+            take = min(rake, amount)
+            amount -= take
+            rake -= take
+            contenders = [s for s in pot.eligible if not self.players[s].folded]
+            if self._hands:
+                best = max(self._hands[s] for s in contenders)
+                winners = [s for s in contenders if self._hands[s] == best]
+            else:
+                winners = contenders
+            odd = self._odd_chip_seat(winners) if len(winners) > 1 else winners[0]
+            shares = split_pot(amount, winners, unit=self.rules.chip_unit, odd_chip_to=odd)
+            for seat, chips in shares.items():
+                self.players[seat].stack += chips
+            remainder = amount - min(shares.values()) * len(winners) if len(winners) > 1 else 0
+            award = ev.PotAwarded(
+                index, amount, tuple(sorted(shares.items())), odd if remainder else None
+            )
+            self._awarded.append(award)
+            self._log(award)
+        for player in self.players.values():
+            player.bet = 0
+        self._log(ev.HandEnded(tuple((s, p.stack) for s, p in self.players.items())))
+        self._stage = "done"
+
+    # ---------------------------------------------------------- legal actions
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do (empty when nobody is to act)."""
+        seat = self.actor
+        if seat is None:
+            return LegalActions(seat=-1)
+        player = self.players[seat]
+        if self._stage == "draw":
+            return LegalActions(seat=seat, discard=True)
+        to_call = max(self._current_bet - player.bet, 0)
+        raise_range = self._raise_range(player, to_call)
+        if self._bring_in_due:
+            low = min(self.rules.bring_in_amount, player.stack)
+            high = raise_range[1] if raise_range else low
+            return LegalActions(seat=seat, bring_in=(low, max(low, high)))
+        return LegalActions(
+            seat=seat,
+            fold=to_call > 0 or self.rules.fold_when_check_is_free,
+            check=to_call == 0,
+            call=min(to_call, player.stack) if to_call > 0 else None,
+            raise_to=raise_range,
+        )
+
+    def _heads_up(self) -> bool:
+        """17.6(f) "head to head": two players left in the hand who can still bet."""
+        return sum(1 for p in self.players.values() if p.can_act) == 2
+
+    def _raise_range(self, player: PlayerState, to_call: int) -> tuple[int, int] | None:
+        all_in_total = player.bet + player.stack
+        if player.stack <= to_call:
+            return None
+        others = [p for p in self.players.values() if p is not player and p.can_act]
+        if not others:
+            return None
+        if player.acted_serial >= 0 and player.acted_serial >= self._full_raises:
+            return None  # a short all-in does not reopen the betting (Decision 3.2-2)
+        structure = self.rules.structure
+        if structure.capped and not self._heads_up() and self._raises >= 4:
+            return None  # 17.6(f): a bet and three raises
+        street = self.street
+        table_min = self.rules.table_minimum
+        unit = self.rules.chip_unit
+        if self._current_bet == 0 or self._bring_in_due:
+            low = self._current_bet + structure.min_bet(street, table_min)
+            if self._bring_in_due:
+                low = self.rules.bring_in_amount
+        else:
+            step = structure.min_raise_increment(street, self._last_increment, table_min)
+            low = self._current_bet + step
+        fixed = structure.fixed_increment(street)
+        if fixed is not None:
+            high = (self._current_bet + fixed) if not self._bring_in_due else max(low, fixed)
+            low = min(low, high)
+        else:
+            limit = structure.max_raise_to(
+                pot=self.total_pot,
+                to_call=to_call,
+                current_bet=self._current_bet,
+                my_bet=player.bet,
+            )
+            high = all_in_total if limit is None else limit // unit * unit
+        if self.rules.table_maximum is not None:
+            high = min(high, self._current_bet + self.rules.table_maximum)
+        high = min(high, all_in_total)
+        if all_in_total < low:  # 17.6(c): a tap-out may be less than a full raise
+            return (all_in_total, all_in_total)
+        return (low, max(low, high))
+
+    # --------------------------------------------------------------- actions
+    def _require_bettor(self, rule: str, what: str) -> PlayerState:
+        if self._stage != "bet" or self._actor is None:
+            raise IllegalActionError(
+                rule, f"cannot {what}: no player is to act in a betting round", "no action"
+            )
+        return self.players[self._actor]
+
+    def verify_fold(self) -> None:
+        """Raise :class:`IllegalActionError` unless the player to act may fold."""
+        self._require_bettor("Omaha 17.2(a)", "fold")
+        if not self.legal_actions().fold:
+            raise self._error(
+                "Five Card Stud 12.2(a)" if self._bring_in_due else "Omaha 17.3(b)",
+                f"seat {self._actor} may not fold now",
+            )
+
+    def can_fold(self) -> bool:
+        """Whether :meth:`fold` is legal now."""
+        return _can(self.verify_fold)
+
+    def fold(self) -> None:
+        """Fold: the player's chips stay in the pot (they can no longer win it)."""
+        self.verify_fold()
+        player = self.players[self._actor]  # type: ignore[index]
+        player.folded = True
+        self._log(ev.Folded(player.seat))
+        self._acted(player)
+
+    def verify_check(self) -> None:
+        """Raise unless the player to act may check."""
+        player = self._require_bettor("Omaha 17.2(a)", "check")
+        if not self.legal_actions().check:
+            rule = "Omaha 17.2(a)" if self.street == 0 else "Omaha 17.3(c)"
+            due = self._current_bet - player.bet
+            raise self._error(rule, f"seat {player.seat} cannot check: {due} to call")
+
+    def can_check(self) -> bool:
+        """Whether :meth:`check` is legal now."""
+        return _can(self.verify_check)
+
+    def check(self) -> None:
+        """Check (nothing to call)."""
+        self.verify_check()
+        player = self.players[self._actor]  # type: ignore[index]
+        self._log(ev.Checked(player.seat))
+        self._acted(player)
+
+    def verify_call(self) -> None:
+        """Raise unless the player to act may call."""
+        player = self._require_bettor("Poker definitions: Call", "call")
+        if self.legal_actions().call is None:
+            raise self._error("Poker definitions: Call", f"seat {player.seat} has nothing to call")
+
+    def can_call(self) -> bool:
+        """Whether :meth:`call` is legal now."""
+        return _can(self.verify_call)
+
+    def call(self) -> None:
+        """Call the highest bet, or go all in for less when the stack is short (Call, Table Stakes)."""
+        self.verify_call()
+        player = self.players[self._actor]  # type: ignore[index]
+        paid = self._put(player, self._current_bet - player.bet)
+        self._log(ev.Called(player.seat, paid, all_in=player.stack == 0))
+        self._acted(player)
+
+    def verify_raise_to(self, amount: int) -> None:
+        """Raise unless the player to act may bet or raise to ``amount`` (a round total)."""
+        player = self._require_bettor("Omaha 17.6(c)", "bet or raise")
+        legal = self.legal_actions()
+        if legal.bring_in is not None:
+            raise self._error("Five Card Stud 12.2(a)", "the lowest up card must bring in first")
+        if legal.raise_to is None:
+            raise self._error(self._no_raise_rule(player), f"seat {player.seat} may not raise now")
+        low, high = legal.raise_to
+        if not isinstance(amount, int) or not low <= amount <= high:
+            rule = self._range_rule(amount, low, high, player)
+            raise self._error(rule, f"seat {player.seat} cannot make it {amount}")
+        if amount % self.rules.chip_unit and amount != player.bet + player.stack:
+            raise self._error("Omaha 17.5(e)", f"{amount} is not a multiple of the chip unit")
+
+    def _no_raise_rule(self, player: PlayerState) -> str:
+        if self.rules.structure.capped and self._raises >= 4 and not self._heads_up():
+            return "Omaha 17.6(f)"
+        if player.acted_serial >= 0:
+            return "Omaha 17.6(c)"
+        return "Poker definitions: Table Stakes"
+
+    def _range_rule(self, amount: int, low: int, high: int, player: PlayerState) -> str:
+        name = self.rules.structure.name
+        if name == "spread-limit":
+            return "Omaha 17.6(e)"
+        if name == "pot-limit" and amount > high:
+            return "Omaha 17.6(d)"
+        if amount > player.bet + player.stack:
+            return "Poker definitions: Table Stakes"
+        return "Omaha 17.6(c)" if amount < low else "Omaha 17.6(a)"
+
+    def can_raise_to(self, amount: int) -> bool:
+        """Whether :meth:`raise_to` with this amount is legal now."""
+        return _can(self.verify_raise_to, amount)
+
+    def raise_to(self, amount: int) -> None:
+        """Bet or raise so that the player's total for the round is ``amount``."""
+        self.verify_raise_to(amount)
+        self._make_bet(amount, bring_in=False)
+
+    bet = raise_to
+
+    def verify_bring_in(self, amount: int) -> None:
+        """Raise unless the lowest up card may bring in for ``amount`` (12.2(a))."""
+        player = self._require_bettor("Five Card Stud 12.2(a)", "bring in")
+        legal = self.legal_actions()
+        if legal.bring_in is None:
+            raise self._error("Five Card Stud 12.2(a)", "no bring-in is due")
+        low, high = legal.bring_in
+        if not low <= amount <= high:
+            raise self._error(
+                "Five Card Stud 12.2(a)", f"seat {player.seat} cannot bring in for {amount}"
+            )
+
+    def can_bring_in(self, amount: int) -> bool:
+        """Whether :meth:`bring_in` is legal now."""
+        return _can(self.verify_bring_in, amount)
+
+    def bring_in(self, amount: int) -> None:
+        """The lowest up card opens the betting with at least the table minimum (12.2(a))."""
+        self.verify_bring_in(amount)
+        self._make_bet(amount, bring_in=True)
+
+    def _make_bet(self, total: int, *, bring_in: bool) -> None:
+        player = self.players[self._actor]  # type: ignore[index]
+        structure = self.rules.structure
+        increment = total - self._current_bet
+        if self._current_bet == 0 or bring_in:
+            needed = structure.min_bet(self.street, self.rules.table_minimum)
+            if bring_in:
+                needed = self.rules.bring_in_amount
+        else:
+            needed = structure.min_raise_increment(
+                self.street, self._last_increment, self.rules.table_minimum
+            )
+        full = increment >= needed
+        self._put(player, total - player.bet)
+        if full:
+            self._raises += 1
+            self._full_raises += 1
+            self._last_increment = max(self._last_increment, increment)
+        self._current_bet = total
+        self._aggressor = player.seat
+        self._bring_in_due = False
+        all_in = player.stack == 0
+        if bring_in:
+            self._log(ev.BringIn(player.seat, total, all_in))
+        else:
+            self._log(ev.RaisedTo(player.seat, total, increment, full, all_in))
+        self._to_act = {p.seat for p in self.players.values() if p.can_act and p is not player}
+        self._acted(player)
+
+    def _acted(self, player: PlayerState) -> None:
+        player.acted_serial = self._full_raises
+        self._to_act.discard(player.seat)
+        if len(self._in_hand()) == 1:
+            self._to_act.clear()
+        nxt = self._next_from(player.seat)
+        # a player facing no bet who cannot act (all in) is done
+        while nxt is not None and not self.players[nxt].can_act:
+            self._to_act.discard(nxt)
+            nxt = self._next_from(nxt)
+        self._actor = nxt
+        if nxt is None:
+            self._stage = "collect"
+        self._after_action()
+
+    # ------------------------------------------------------------------ draw
+    def verify_discard(self, cards: Iterable[str | Card]) -> None:
+        """Raise unless the player to act may discard these cards (draw poker)."""
+        if self._stage != "draw" or self._actor is None:
+            raise IllegalActionError("Draw 11 (deal and draw)", "no draw is due", "no action")
+        player = self.players[self._actor]
+        chosen = parse_cards(cards)
+        stray = [c for c in chosen if c not in player.down]
+        if stray:
+            raise self._error(
+                "Draw 11 (deal and draw)", f"seat {player.seat} does not hold {stray[0]}"
+            )
+
+    def can_discard(self, cards: Iterable[str | Card]) -> bool:
+        """Whether :meth:`discard` is legal now."""
+        return _can(self.verify_discard, cards)
+
+    def discard(self, cards: Iterable[str | Card] = ()) -> None:
+        """Discard these cards (none to stand pat) and be dealt as many replacements."""
+        self.verify_discard(cards)
+        player = self.players[self._actor]  # type: ignore[index]
+        chosen = parse_cards(cards)
+        for card in chosen:
+            player.down.remove(card)
+        self._log(ev.Discarded(player.seat, chosen))
+        if chosen:
+            self.deck.discard(chosen)
+            fresh = self._draw(len(chosen))
+            player.down.extend(fresh)
+            self._log(ev.CardsDealt(player.seat, fresh, up=False))
+        self._to_act.discard(player.seat)
+        self._actor = self._next_from(player.seat)
+        if self._actor is None:
+            self._stage = "bet"
+        self._after_action()
+
+    # ---------------------------------------------------------------- replay
+    def snapshot(self) -> dict[str, Any]:
+        """Everything observable about the hand, for comparisons (replay, tests)."""
+        return {
+            "phase": self.phase.value,
+            "street": self.street,
+            "actor": self.actor,
+            "board": tuple(self.board),
+            "players": tuple(
+                (p.seat, p.stack, p.bet, p.contributed, p.folded, tuple(p.down), tuple(p.up))
+                for p in self.players.values()
+            ),
+            "events": tuple(self.events),
+        }
+
+    @classmethod
+    def replay(cls, rules: TableRules, events: Sequence[ev.Event]) -> HandState:
+        """Rebuild a hand from its event log: the deck order and the players' decisions."""
+        start = events[0]
+        if not isinstance(start, ev.HandStarted):
+            raise CroupierError("an event log starts with HandStarted")
+        state = cls(
+            rules,
+            dict(zip(start.seats, start.stacks, strict=True)),
+            start.button,
+            deck=Deck(start.deck, shuffle=False),
+            voluntary_blind=start.voluntary_blind,
+        )
+        for event in events[1:]:
+            if not isinstance(event, ev.PlayerAction):
+                continue
+            state._apply(event)
+        return state
+
+    def _apply(self, event: ev.PlayerAction) -> None:
+        match event:
+            case ev.Folded():
+                self.fold()
+            case ev.Checked():
+                self.check()
+            case ev.Called():
+                self.call()
+            case ev.RaisedTo(to=to):
+                self.raise_to(to)
+            case ev.BringIn(to=to):
+                self.bring_in(to)
+            case ev.Discarded(cards=cards):
+                self.discard(cards)
+            case _:  # pragma: no cover
+                raise CroupierError(f"cannot replay {event!r}")
+
+
+def _can(check: Any, *args: Any) -> bool:
+    try:
+        check(*args)
+    except IllegalActionError:
+        return False
+    return True
