@@ -85,6 +85,41 @@ def _report(
     return [(rule, rule_status(rule, tests, text), tests.get(rule.id, [])) for rule in registry]
 
 
+def _print_games(as_json: bool) -> None:
+    """Each poker game as data: section, deal, sources, and the inferred parts."""
+    from croupier.poker.games import GAMES  # the poker engine is only needed here
+
+    records = [
+        {
+            "game": spec.name,
+            "title": spec.title,
+            "section": spec.section,
+            "hole_cards": spec.hole_cards,
+            "board_cards": spec.board_cards,
+            "burns": spec.burns,
+            "deck": spec.ranking.deck_size,
+            "ranking": spec.ranking.name,
+            "composition": spec.composition.describe(),
+            "forced_bets": spec.forced.value,
+            "streets": [street.name for street in spec.streets],
+            "source": list(spec.source),
+            "inferred": list(spec.inferred),
+        }
+        for spec in GAMES.values()
+    ]
+    if as_json:
+        click.echo(json.dumps(records, indent=2, ensure_ascii=False))
+        return
+    for r in records:
+        click.echo(
+            f"{r['section']}  {r['title']} ({r['game']}): {r['deck']} cards, "
+            f"{r['hole_cards']} own + {r['board_cards']} board, {r['composition']}"
+        )
+        click.echo(f"    rules: {', '.join(r['source'])}")
+        for note in r["inferred"]:
+            click.echo(f"    INFERRED: {note}")
+
+
 @click.command(name="rules", cls=_OneLineErrors)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON array instead of a table.")
 @click.option(
@@ -99,11 +134,23 @@ def _report(
     help="Only rules with this status.",
 )
 @click.option(
+    "--games",
+    "show_games",
+    is_flag=True,
+    help="Show each poker game: its section, source rules and what is inferred.",
+)
+@click.option(
     "--tests-dir",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Test folder to scan for rule markers (default: the checkout's tests/).",
 )
-def rules(as_json: bool, game: str | None, status_name: str | None, tests_dir: Path | None) -> None:
+def rules(
+    as_json: bool,
+    game: str | None,
+    status_name: str | None,
+    show_games: bool,
+    tests_dir: Path | None,
+) -> None:
     """List every rule and decision, its provenance, and whether a test checks it.
 
     \f
@@ -112,6 +159,9 @@ def rules(as_json: bool, game: str | None, status_name: str | None, tests_dir: P
     >>> result.exit_code, result.output.count("\\n")
     (2, 1)
     """
+    if show_games:
+        _print_games(as_json)
+        return
     registry = load_registry()
     found_tests, decisions = _locate(tests_dir)
     if found_tests is None:

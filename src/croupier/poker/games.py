@@ -225,7 +225,7 @@ THREE_CARD_MANILA = GameSpec(
     forced=ForcedBets.BLINDS,
     composition=EXACTLY_TWO_PLUS_THREE,
     ranking=STRIPPED,
-    source=("3-Card Manila 15.1(c)", "3-Card Manila 15.1(d)", "3-Card Manila 15.2", "15.3"),
+    source=("3-Card Manila 15.1(c)", "3-Card Manila 15.1(d)", "3-Card Manila 15.2", "3-Card Manila 15.3"),
     inferred=(
         "The section's name is not seen; the deal matches 3-Card Manila (DIGEST 6.1).",
         "Exactly two of the three hole cards with exactly three board cards.",

@@ -871,6 +871,94 @@ class HandState:
             self._stage = "bet"
         self._after_action()
 
+    # ------------------------------------------------------- after the showdown
+    def verify_request_show(self, seat: int) -> None:
+        """Raise unless ``seat``'s hand may be shown on request: any player may ask to see
+        any hand in the final showdown (Omaha 17.5(d))."""
+        if self._stage not in ("award", "done") or not self._hands:
+            raise IllegalActionError(
+                "Omaha 17.5(d)",
+                "hands may be asked for only in the final showdown",
+                "after the showdown",
+            )
+        if seat not in self._hands:
+            raise IllegalActionError(
+                "Omaha 17.5(d)",
+                f"seat {seat} was not in the final showdown",
+                f"one of seats {sorted(self._hands)}",
+            )
+
+    def can_request_show(self, seat: int) -> bool:
+        """Whether :meth:`request_show` is legal now."""
+        return _can(self.verify_request_show, seat)
+
+    def request_show(self, seat: int) -> ev.HandShown:
+        """Expose a showdown hand at any player's request (17.5(d)); cards speak, so the
+        result stands. A hand already shown is not logged twice."""
+        self.verify_request_show(seat)
+        value = self._hands[seat]
+        shown = ev.HandShown(seat, self.players[seat].cards, value.describe())
+        if shown not in self.events:
+            self._log(shown)
+        return shown
+
+    def inspect(self, seat: int) -> tuple[Card, ...]:
+        """The dealer's look at a player's cards once the hand is over (Poker 18.3)."""
+        if not self.is_complete:
+            raise IllegalActionError(
+                "Poker 18.3",
+                "the dealer may inspect a hand only at the completion of the hand",
+                "after the hand",
+            )
+        return self.players[seat].cards
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """What one player (or, with None, a spectator) may see: own cards, others' up
+        cards, the board, stacks, bets and the log with others' down cards hidden.
+
+        >>> from croupier.poker import HOLDEM, NoLimit, TableRules
+        >>> hand = HandState(TableRules(HOLDEM, NoLimit()), {1: 100, 2: 100}, button=1, seed=3)
+        >>> view = hand.view_for(2)
+        >>> len(view["players"][2]["down"]), view["players"][1]["down"]
+        (2, ['??', '??'])
+        """
+        shown = {e.seat for e in self.events if isinstance(e, ev.HandShown)}
+
+        def visible(owner: int) -> bool:
+            return owner == seat or owner in shown
+
+        players = {
+            s: {
+                "stack": p.stack,
+                "bet": p.bet,
+                "folded": p.folded,
+                "up": [str(c) for c in p.up],
+                "down": [str(c) if visible(s) else "??" for c in p.down],
+            }
+            for s, p in self.players.items()
+        }
+        log: list[str] = []
+        for event in self.events:
+            if isinstance(event, ev.HandStarted):
+                log.append(event.describe())
+            elif isinstance(event, ev.CardsDealt) and not event.up and visible(event.seat):
+                log.append(f"seat {event.seat} is dealt {' '.join(str(c) for c in event.cards)}")
+            elif isinstance(event, ev.Discarded) and event.seat == seat:
+                log.append(f"seat {seat} discards {' '.join(str(c) for c in event.cards)}")
+            else:
+                log.append(event.describe())
+        return {
+            "seat": seat,
+            "game": self.game.name,
+            "street": self.street_name,
+            "board": [str(c) for c in self.board],
+            "players": players,
+            "pot": self.total_pot,
+            "actor": self.actor,
+            "legal": self.legal_actions().describe() if self.actor == seat else None,
+            "log": log,
+        }
+
     # ---------------------------------------------------------------- replay
     def snapshot(self) -> dict[str, Any]:
         """Everything observable about the hand, for comparisons (replay, tests)."""
