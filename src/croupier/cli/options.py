@@ -18,7 +18,11 @@ __all__ = ["GAMES", "GameChoice", "join_cards"]
 
 @dataclass(frozen=True)
 class GameChoice:
-    """How ``croupier eval`` reads a hand for one game."""
+    """How ``croupier eval`` reads a hand for one game.
+
+    >>> GAMES["manila"].ranking.name
+    'stripped'
+    """
 
     name: str
     """The ``--game`` value."""

@@ -38,7 +38,11 @@ _SAMPLE_CHUNK = 100_000
 
 
 class EquityGame(StrEnum):
-    """Games the equity engine knows, with their hole-card counts."""
+    """Games the equity engine knows, with their hole-card counts.
+
+    >>> EquityGame("omaha").hole_cards
+    4
+    """
 
     HOLDEM = "holdem"
     """Texas Hold'em: two hole cards, best five of seven."""
@@ -61,6 +65,10 @@ class HandEquity:
 
     Exact runs give :class:`~fractions.Fraction` values; sampled runs give floats
     with a standard error.
+
+    >>> aks = equity(["As Ks", "Qd Qh"], board="2c 7d 9h Jc").hands[0]
+    >>> aks.wins, aks.equity
+    (6, Fraction(3, 22))
     """
 
     hand: tuple[Card, ...]
@@ -103,7 +111,12 @@ class HandEquity:
 
 @dataclass(frozen=True)
 class EquityResult:
-    """The outcome of an equity run."""
+    """The outcome of an equity run.
+
+    >>> r = equity(["As Ks", "Qd Qh"], board="2c 7d 9h Jc")
+    >>> r.exact, r.trials, len(r.hands)
+    (True, 44, 2)
+    """
 
     game: EquityGame
     """The game."""

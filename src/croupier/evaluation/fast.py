@@ -22,7 +22,12 @@ __all__ = ["FastTables", "fast_tables"]
 
 
 class FastTables:
-    """Python-list views of a ranking's tables, for quick per-hand lookups."""
+    """Python-list views of a ranking's tables, for quick per-hand lookups.
+
+    >>> from croupier.evaluation.rankings import STANDARD
+    >>> FastTables(tables_for(STANDARD)).rank_indices([0, 5, 10, 15, 20])
+    1
+    """
 
     __slots__ = ("_flush", "_key", "_key5", "_nonflush5", "_nonflush7", "_smask", "tables")
 

@@ -36,7 +36,11 @@ _NONE: Final = 0xFFFF
 
 @dataclass(frozen=True, eq=False)
 class OmahaTables:
-    """Dense indices of board and hole rank multisets, and the (board, hole) value table."""
+    """Dense indices of board and hole rank multisets, and the (board, hole) value table.
+
+    >>> omaha_tables_for().nonflush.size == 6175 * 1820
+    True
+    """
 
     board_index: npt.NDArray[np.uint16]
     """Five-card ``RANK_WEIGHTS_5`` sum -> dense board index (0xFFFF where none)."""

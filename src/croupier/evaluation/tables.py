@@ -75,7 +75,11 @@ def pack_value(position: int, kickers: tuple[int, ...]) -> int:
 
 
 def unpack_value(value: int) -> tuple[int, tuple[int, ...]]:
-    """Split a packed value into the category position and five rank slots."""
+    """Split a packed value into the category position and five rank slots.
+
+    >>> unpack_value(pack_value(1, (12, 11, 10, 9)))
+    (1, (12, 11, 10, 9, 0))
+    """
     kickers = tuple((value >> (4 * (4 - i))) & 0xF for i in range(5))
     return value >> 20, kickers
 
@@ -163,7 +167,12 @@ def _best_flush(mask: int, ranking: HandRanking) -> int:
 
 @dataclass(frozen=True, eq=False)
 class RankTables:
-    """The lookup tables of one :class:`HandRanking` (see the module docstring)."""
+    """The lookup tables of one :class:`HandRanking` (see the module docstring).
+
+    >>> t = tables_for(STANDARD)
+    >>> t.category_of(1), t.value_count
+    (<Category.HIGH_CARD: 0>, 7462)
+    """
 
     ranking: HandRanking
     """The ranking these tables implement."""

@@ -41,7 +41,11 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Event:
-    """Base of every event."""
+    """Base of every event.
+
+    >>> Folded(seat=1).describe()
+    'seat 1 folds'
+    """
 
     def describe(self) -> str:
         """One line for logs and the terminal."""
@@ -50,7 +54,11 @@ class Event:
 
 @dataclass(frozen=True)
 class PlayerAction(Event):
-    """Base of the events a player chooses (the replayable decisions)."""
+    """Base of the events a player chooses (the replayable decisions).
+
+    >>> isinstance(Checked(seat=4), PlayerAction)
+    True
+    """
 
     seat: int
     """Who acted."""
@@ -58,7 +66,11 @@ class PlayerAction(Event):
 
 @dataclass(frozen=True)
 class HandStarted(Event):
-    """A new hand: who sits where with what, the button, and the deck order (for audit)."""
+    """A new hand: who sits where with what, the button, and the deck order (for audit).
+
+    >>> HandStarted("holdem", 1, (1, 2), (100, 100), ()).describe()
+    'holdem hand, button seat 1, seats [1, 2]'
+    """
 
     game: str
     """The game's name."""
@@ -80,7 +92,11 @@ class HandStarted(Event):
 
 @dataclass(frozen=True)
 class AntePosted(Event):
-    """An ante (12.1(b))."""
+    """An ante (12.1(b)).
+
+    >>> AntePosted(3, 5).describe()
+    'seat 3 antes 5'
+    """
 
     seat: int
     amount: int
@@ -92,7 +108,11 @@ class AntePosted(Event):
 
 @dataclass(frozen=True)
 class BlindPosted(Event):
-    """A compulsory blind (17.1(c)) or a voluntary blind (11.x(c))."""
+    """A compulsory blind (17.1(c)) or a voluntary blind (11.x(c)).
+
+    >>> BlindPosted(2, 10).describe()
+    'seat 2 posts blind 10'
+    """
 
     seat: int
     amount: int
@@ -106,7 +126,12 @@ class BlindPosted(Event):
 
 @dataclass(frozen=True)
 class CardsDealt(Event):
-    """Cards dealt to one player (``up`` says whether face up)."""
+    """Cards dealt to one player (``up`` says whether face up).
+
+    >>> from croupier.cards import parse_cards
+    >>> CardsDealt(1, parse_cards("As"), up=False).describe()
+    'seat 1 is dealt ??'
+    """
 
     seat: int
     cards: tuple[Card, ...]
@@ -120,7 +145,12 @@ class CardsDealt(Event):
 
 @dataclass(frozen=True)
 class CommunityDealt(Event):
-    """Community cards turned face up (a flop, a turn, a stud community card...)."""
+    """Community cards turned face up (a flop, a turn, a stud community card...).
+
+    >>> from croupier.cards import parse_cards
+    >>> CommunityDealt(parse_cards("Ah Kd 2c")).describe()
+    'board: Ah Kd 2c'
+    """
 
     cards: tuple[Card, ...]
 
@@ -131,7 +161,12 @@ class CommunityDealt(Event):
 
 @dataclass(frozen=True)
 class CardBurned(Event):
-    """A burn card (kept face down, apart from the discards)."""
+    """A burn card (kept face down, apart from the discards).
+
+    >>> from croupier.cards import Card
+    >>> CardBurned(Card.parse("2c")).describe()
+    'burn'
+    """
 
     card: Card
 
@@ -142,7 +177,11 @@ class CardBurned(Event):
 
 @dataclass(frozen=True)
 class Discarded(PlayerAction):
-    """A draw: the player discards these cards (possibly none) for replacements."""
+    """A draw: the player discards these cards (possibly none) for replacements.
+
+    >>> Discarded(5, ()).describe()
+    'seat 5 draws 0'
+    """
 
     cards: tuple[Card, ...]
 
@@ -153,7 +192,11 @@ class Discarded(PlayerAction):
 
 @dataclass(frozen=True)
 class Folded(PlayerAction):
-    """A fold."""
+    """A fold.
+
+    >>> Folded(2).describe()
+    'seat 2 folds'
+    """
 
     def describe(self) -> str:
         """One line."""
@@ -162,7 +205,11 @@ class Folded(PlayerAction):
 
 @dataclass(frozen=True)
 class Checked(PlayerAction):
-    """A check."""
+    """A check.
+
+    >>> Checked(2).describe()
+    'seat 2 checks'
+    """
 
     def describe(self) -> str:
         """One line."""
@@ -171,7 +218,11 @@ class Checked(PlayerAction):
 
 @dataclass(frozen=True)
 class Called(PlayerAction):
-    """A call of ``amount`` more chips (an all-in call when the stack is short)."""
+    """A call of ``amount`` more chips (an all-in call when the stack is short).
+
+    >>> Called(2, 15, all_in=True).describe()
+    'seat 2 calls 15 (all in)'
+    """
 
     amount: int
     all_in: bool
@@ -183,7 +234,11 @@ class Called(PlayerAction):
 
 @dataclass(frozen=True)
 class BringIn(PlayerAction):
-    """The stud bring-in: the lowest up card opens with at least the table minimum (12.2(a))."""
+    """The stud bring-in: the lowest up card opens with at least the table minimum (12.2(a)).
+
+    >>> BringIn(4, 10, all_in=False).describe()
+    'seat 4 brings in for 10'
+    """
 
     to: int
     all_in: bool
@@ -195,7 +250,11 @@ class BringIn(PlayerAction):
 
 @dataclass(frozen=True)
 class RaisedTo(PlayerAction):
-    """A bet (first chips of the round) or a raise, to a round total of ``to``."""
+    """A bet (first chips of the round) or a raise, to a round total of ``to``.
+
+    >>> RaisedTo(1, to=60, increment=40, full=True, all_in=False).describe()
+    'seat 1 raises to 60'
+    """
 
     to: int
     increment: int
@@ -210,7 +269,11 @@ class RaisedTo(PlayerAction):
 
 @dataclass(frozen=True)
 class BetReturned(Event):
-    """An uncalled bet (or its uncalled part) goes back to the bettor."""
+    """An uncalled bet (or its uncalled part) goes back to the bettor.
+
+    >>> BetReturned(1, 40).describe()
+    'uncalled 40 returned to seat 1'
+    """
 
     seat: int
     amount: int
@@ -222,7 +285,11 @@ class BetReturned(Event):
 
 @dataclass(frozen=True)
 class BetsCollected(Event):
-    """The round's bets swept into the pot."""
+    """The round's bets swept into the pot.
+
+    >>> BetsCollected(120).describe()
+    'pot 120'
+    """
 
     total: int
     """The pot after the sweep (all pots together)."""
@@ -234,7 +301,12 @@ class BetsCollected(Event):
 
 @dataclass(frozen=True)
 class HandShown(Event):
-    """A hand exposed at the showdown (or on request, 17.5(d))."""
+    """A hand exposed at the showdown (or on request, 17.5(d)).
+
+    >>> from croupier.cards import parse_cards
+    >>> HandShown(1, parse_cards("As Ad"), "Pair of aces").describe()
+    'seat 1 shows As Ad (Pair of aces)'
+    """
 
     seat: int
     cards: tuple[Card, ...]
@@ -247,7 +319,11 @@ class HandShown(Event):
 
 @dataclass(frozen=True)
 class HandMucked(Event):
-    """A losing hand thrown away unshown at the showdown (17.5(d) only requires better hands)."""
+    """A losing hand thrown away unshown at the showdown (17.5(d) only requires better hands).
+
+    >>> HandMucked(3).describe()
+    'seat 3 mucks'
+    """
 
     seat: int
 
@@ -258,7 +334,11 @@ class HandMucked(Event):
 
 @dataclass(frozen=True)
 class RakeTaken(Event):
-    """House commission taken from the pot."""
+    """House commission taken from the pot.
+
+    >>> RakeTaken(3).describe()
+    'rake 3'
+    """
 
     amount: int
 
@@ -269,7 +349,11 @@ class RakeTaken(Event):
 
 @dataclass(frozen=True)
 class PotAwarded(Event):
-    """One pot paid out: ``shares`` per winning seat, ``odd_chip_seat`` got the remainder."""
+    """One pot paid out: ``shares`` per winning seat, ``odd_chip_seat`` got the remainder.
+
+    >>> PotAwarded(0, 105, ((1, 50), (2, 55)), 2).describe()
+    'pot 0 (105): seat 1 50, seat 2 55'
+    """
 
     pot: int
     """0 for the main pot, then the side pots in order."""
@@ -287,7 +371,11 @@ class PotAwarded(Event):
 
 @dataclass(frozen=True)
 class HandEnded(Event):
-    """The hand is over: final stacks in seat order."""
+    """The hand is over: final stacks in seat order.
+
+    >>> HandEnded(((1, 150), (2, 50))).describe()
+    'hand over: seat 1 150, seat 2 50'
+    """
 
     stacks: tuple[tuple[int, int], ...]
 

@@ -39,7 +39,11 @@ __all__ = [
 
 
 class Opener(StrEnum):
-    """Who opens a street's betting."""
+    """Who opens a street's betting.
+
+    >>> OMAHA.streets[0].opener, OMAHA.streets[1].opener
+    (<Opener.LEFT_OF_LAST_BLIND: 'left-of-last-blind'>, <Opener.LEFT_OF_BUTTON: 'left-of-button'>)
+    """
 
     LEFT_OF_LAST_BLIND = "left-of-last-blind"
     """First round of blind games: the player left of the last blind (17.2(a))."""
@@ -52,7 +56,11 @@ class Opener(StrEnum):
 
 
 class ForcedBets(StrEnum):
-    """The kind of forced betting a game uses."""
+    """The kind of forced betting a game uses.
+
+    >>> FIVE_CARD_STUD.forced
+    <ForcedBets.ANTE_BRING_IN: 'ante-bring-in'>
+    """
 
     BLINDS = "blinds"
     """Compulsory blinds left of the button (17.1(c))."""
@@ -91,7 +99,11 @@ class Street:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """A poker game as data: streets, forced bets, deck, ranks and hand composition."""
+    """A poker game as data: streets, forced bets, deck, ranks and hand composition.
+
+    >>> HOLDEM.hole_cards, HOLDEM.board_cards, HOLDEM.max_players
+    (2, 5, 10)
+    """
 
     name: str
     """Identifier (``holdem``, ``omaha`` ...)."""
@@ -225,7 +237,12 @@ THREE_CARD_MANILA = GameSpec(
     forced=ForcedBets.BLINDS,
     composition=EXACTLY_TWO_PLUS_THREE,
     ranking=STRIPPED,
-    source=("3-Card Manila 15.1(c)", "3-Card Manila 15.1(d)", "3-Card Manila 15.2", "3-Card Manila 15.3"),
+    source=(
+        "3-Card Manila 15.1(c)",
+        "3-Card Manila 15.1(d)",
+        "3-Card Manila 15.2",
+        "3-Card Manila 15.3",
+    ),
     inferred=(
         "The section's name is not seen; the deal matches 3-Card Manila (DIGEST 6.1).",
         "Exactly two of the three hole cards with exactly three board cards.",

@@ -22,7 +22,11 @@ __all__ = ["HeadsUpBlinds", "OddChip", "Rake", "TableRules"]
 
 
 class HeadsUpBlinds(StrEnum):
-    """Who posts which blind when two players sit (Decision 3.2-7)."""
+    """Who posts which blind when two players sit (Decision 3.2-7).
+
+    >>> TableRules().heads_up
+    <HeadsUpBlinds.LITERAL: 'literal'>
+    """
 
     LITERAL = "literal"
     """17.1(c) as written: the first blind is posted by the player left of the button, so
@@ -33,7 +37,11 @@ class HeadsUpBlinds(StrEnum):
 
 
 class OddChip(StrEnum):
-    """Who receives the chips a split pot cannot divide."""
+    """Who receives the chips a split pot cannot divide.
+
+    >>> TableRules().odd_chip
+    <OddChip.HIGH_CARD_BY_SUIT: 'high-card-by-suit'>
+    """
 
     HIGH_CARD_BY_SUIT = "high-card-by-suit"
     """Omaha 17.5(e): the winner with the highest card by suit among the hole cards used

@@ -51,7 +51,12 @@ class IllegalActionError(RuleViolationError):
 
 
 class Phase(StrEnum):
-    """Where the hand is."""
+    """Where the hand is.
+
+    >>> from croupier.poker import TableRules
+    >>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1).phase
+    <Phase.BETTING: 'betting'>
+    """
 
     DEALER = "dealer"
     """A dealer chore is next (see :attr:`HandState.pending_chore`)."""
@@ -65,7 +70,11 @@ class Phase(StrEnum):
 
 @dataclass
 class PlayerState:
-    """One seat in the hand."""
+    """One seat in the hand.
+
+    >>> PlayerState(seat=1, starting_stack=100, stack=0, contributed=100).all_in
+    True
+    """
 
     seat: int
     """Seat number."""
@@ -106,7 +115,11 @@ class PlayerState:
 
 @dataclass(frozen=True)
 class LegalActions:
-    """What the player to act may do, with the amounts (round totals for bets and raises)."""
+    """What the player to act may do, with the amounts (round totals for bets and raises).
+
+    >>> LegalActions(seat=1, fold=True, call=10, raise_to=(20, 100)).describe()
+    'fold, call 10, raise to 20..100'
+    """
 
     seat: int
     """The player to act."""

@@ -26,6 +26,9 @@ class BettingStructure:
     """Base of the betting structures; see the subclasses.
 
     ``capped`` says whether a round allows only a bet and three raises (17.6(f)).
+
+    >>> FixedLimit(10, 20).capped, NoLimit().capped
+    (True, False)
     """
 
     capped: ClassVar[bool] = False
