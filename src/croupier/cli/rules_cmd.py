@@ -110,13 +110,13 @@ def _print_games(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(records, indent=2, ensure_ascii=False))
         return
-    for r in records:
+    for spec in GAMES.values():
         click.echo(
-            f"{r['section']}  {r['title']} ({r['game']}): {r['deck']} cards, "
-            f"{r['hole_cards']} own + {r['board_cards']} board, {r['composition']}"
+            f"{spec.section}  {spec.title} ({spec.name}): {spec.ranking.deck_size} cards, "
+            f"{spec.hole_cards} own + {spec.board_cards} board, {spec.composition.describe()}"
         )
-        click.echo(f"    rules: {', '.join(r['source'])}")
-        for note in r["inferred"]:
+        click.echo(f"    rules: {', '.join(spec.source)}")
+        for note in spec.inferred:
             click.echo(f"    INFERRED: {note}")
 
 
