@@ -469,13 +469,14 @@ class HandState:
             self._last_increment = 0
             self._raises = 0
         self._full_raises = 0
-        self._aggressor = None
         able = [s for s in self.order if self.players[s].can_act]
         owing = [s for s in able if self.players[s].bet < self._current_bet]
         if len(able) < 2 and not owing:
+            # no betting this round: the last bet that was called stays the "called" hand
             self._actor = None
             self._stage = "collect"
             return
+        self._aggressor = None
         first = self._first_to_act(street)
         self._to_act = set(able)
         self._bring_in_due = street.opener is Opener.LOWEST_UP_CARD
