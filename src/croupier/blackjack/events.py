@@ -1,0 +1,194 @@
+"""The immutable event log of a blackjack round.
+
+>>> WagerPlaced(box=1, player="ann", amount=20).describe()
+'ann wagers 20 on box 1'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from croupier.cards.card import Card
+
+__all__ = [
+    "BoxAction",
+    "CardBurned",
+    "CardDealt",
+    "DealerCard",
+    "Event",
+    "HandSettled",
+    "InsuranceDecided",
+    "InsuranceSettled",
+    "RoundSettled",
+    "WagerPlaced",
+]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every blackjack event.
+
+    >>> CardBurned(Card.parse("2c")).describe()
+    'burn'
+    """
+
+    def describe(self) -> str:
+        """One line."""
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class WagerPlaced(Event):
+    """A wager on a box (several players may wager on one box; the first decides).
+
+    >>> WagerPlaced(2, "bo", 50).describe()
+    'bo wagers 50 on box 2'
+    """
+
+    box: int
+    player: str
+    amount: int
+
+    def describe(self) -> str:
+        """One line."""
+        return f"{self.player} wagers {self.amount} on box {self.box}"
+
+
+@dataclass(frozen=True)
+class CardBurned(Event):
+    """A burn card (the first card of a new shoe).
+
+    >>> CardBurned(Card.parse("Kd")).card
+    Card('Kd')
+    """
+
+    card: Card
+
+    def describe(self) -> str:
+        """One line."""
+        return "burn"
+
+
+@dataclass(frozen=True)
+class CardDealt(Event):
+    """A card to a box's hand (``hand`` counts split hands from 0).
+
+    >>> CardDealt(1, 0, Card.parse("As")).describe()
+    'box 1 hand 0 gets As'
+    """
+
+    box: int
+    hand: int
+    card: Card
+
+    def describe(self) -> str:
+        """One line."""
+        return f"box {self.box} hand {self.hand} gets {self.card}"
+
+
+@dataclass(frozen=True)
+class DealerCard(Event):
+    """A card to the dealer (``hidden`` for a peek game's hole card until it is turned).
+
+    >>> DealerCard(Card.parse("Ah")).describe()
+    'dealer gets Ah'
+    """
+
+    card: Card
+    hidden: bool = False
+
+    def describe(self) -> str:
+        """One line."""
+        return "dealer gets a hole card" if self.hidden else f"dealer gets {self.card}"
+
+
+@dataclass(frozen=True)
+class InsuranceDecided(Event):
+    """A player's insurance stake against the dealer's ace (0: declined).
+
+    >>> InsuranceDecided(1, "ann", 5).describe()
+    'ann insures box 1 for 5'
+    """
+
+    box: int
+    player: str
+    amount: int
+
+    def describe(self) -> str:
+        """One line."""
+        if not self.amount:
+            return f"{self.player} declines insurance on box {self.box}"
+        return f"{self.player} insures box {self.box} for {self.amount}"
+
+
+@dataclass(frozen=True)
+class BoxAction(Event):
+    """A decision on a box's hand: ``hit``, ``stand``, ``double``, ``split`` or ``surrender``.
+
+    >>> BoxAction(3, 0, "split").describe()
+    'box 3 hand 0: split'
+    """
+
+    box: int
+    hand: int
+    action: str
+
+    def describe(self) -> str:
+        """One line."""
+        return f"box {self.box} hand {self.hand}: {self.action}"
+
+
+@dataclass(frozen=True)
+class InsuranceSettled(Event):
+    """An insurance stake paid 2:1 (dealer blackjack) or lost.
+
+    >>> InsuranceSettled(1, "ann", 5, 10).describe()
+    'ann insurance on box 1: +10'
+    """
+
+    box: int
+    player: str
+    stake: int
+    net: int
+
+    def describe(self) -> str:
+        """One line."""
+        return f"{self.player} insurance on box {self.box}: {self.net:+d}"
+
+
+@dataclass(frozen=True)
+class HandSettled(Event):
+    """One player's stake on one hand settled: ``outcome`` and the net chips won or lost.
+
+    >>> HandSettled(1, 0, "ann", "blackjack", 10, 15, "4.1(c)").describe()
+    'box 1 hand 0 ann: blackjack, +15 (4.1(c))'
+    """
+
+    box: int
+    hand: int
+    player: str
+    outcome: str
+    stake: int
+    net: int
+    rule: str
+
+    def describe(self) -> str:
+        """One line."""
+        return f"box {self.box} hand {self.hand} {self.player}: {self.outcome}, {self.net:+d} ({self.rule})"
+
+
+@dataclass(frozen=True)
+class RoundSettled(Event):
+    """The round is over: each player's chips off the table and the bank's result.
+
+    >>> RoundSettled((("ann", 110),), -10).describe()
+    'round over: ann 110, bank -10'
+    """
+
+    bankrolls: tuple[tuple[str, int], ...]
+    bank: int
+
+    def describe(self) -> str:
+        """One line."""
+        players = ", ".join(f"{p} {n}" for p, n in self.bankrolls)
+        return f"round over: {players}, bank {self.bank:+d}"

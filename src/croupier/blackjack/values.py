@@ -1,0 +1,60 @@
+"""Card values and hand totals (Blackjack 3.2).
+
+2-10 count their face value, J, Q and K count 10, an ace counts 11 unless that
+would take the total over 21, when it counts 1 (3.2(a)-(c)).
+
+>>> from croupier.cards import parse_cards
+>>> hand_total(parse_cards("As 6d")), hand_total(parse_cards("As 6d 9c"))
+((17, True), (16, False))
+>>> card_value(parse_cards("Kh")[0])
+10
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from croupier.cards.card import Card, Rank
+
+__all__ = ["card_value", "hand_total", "is_pair"]
+
+
+def card_value(card: Card) -> int:
+    """The card's blackjack value (an ace as 1; :func:`hand_total` decides 11).
+
+    >>> [card_value(Card.parse(t)) for t in ("2c", "Td", "Qs", "Ah")]
+    [2, 10, 10, 1]
+    """
+    rank = card.rank
+    if rank is Rank.ACE:
+        return 1
+    return min(int(rank) + 2, 10)
+
+
+def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:
+    """``(total, soft)``: the best total, and whether an ace counts 11 in it (3.2(c)).
+
+    >>> from croupier.cards import parse_cards
+    >>> hand_total(parse_cards("Ah Ad"))      # A+A = 12, soft (Digest scenario 32)
+    (12, True)
+    """
+    total = 0
+    aces = 0
+    for card in cards:
+        value = card_value(card)
+        total += value
+        aces += value == 1
+    if aces and total + 10 <= 21:
+        return total + 10, True
+    return total, False
+
+
+def is_pair(a: Card, b: Card, *, by_rank: bool) -> bool:
+    """Whether two cards split as a pair: same value (K+Q) or, ``by_rank``, same rank.
+
+    >>> is_pair(Card.parse("Kh"), Card.parse("Qs"), by_rank=False)
+    True
+    """
+    if by_rank:
+        return a.rank == b.rank
+    return card_value(a) == card_value(b)
