@@ -16,12 +16,14 @@ from croupier.blackjack.rules import (
     PairsBy,
     Surrender,
 )
+from croupier.blackjack.table import BlackjackTable
 from croupier.blackjack.values import card_value, hand_total, is_pair
 
 __all__ = [
     "NZ",
     "BlackjackRound",
     "BlackjackRules",
+    "BlackjackTable",
     "Box",
     "DealerBlackjackTakes",
     "DoubleOn",
