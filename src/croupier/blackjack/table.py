@@ -4,7 +4,7 @@
 >>> rnd = table.new_round({"ann": 100})
 >>> rnd.place_wager(1, "ann", 10); rnd.deal()
 >>> len(rnd.shoe), rnd.events[1].describe()      # a new shoe burns its first card
-(309, 'burn')
+(308, 'burn')
 """
 
 from __future__ import annotations
