@@ -649,16 +649,18 @@ class HandState:
         street = self.street
         table_min = self.rules.table_minimum
         unit = self.rules.chip_unit
-        if self._current_bet == 0 or self._bring_in_due:
-            low = self._current_bet + structure.min_bet(street, table_min)
-            if self._bring_in_due:
-                low = self.rules.bring_in_amount
+        full_bet = structure.min_bet(street, table_min)
+        fixed = structure.fixed_increment(street)
+        opening = self._bring_in_due or self._current_bet < full_bet
+        if self._bring_in_due:
+            low = self.rules.bring_in_amount  # 12.2(a): at least the table minimum
+        elif opening:
+            low = full_bet  # an opening bet, or completing a bring-in smaller than a bet
         else:
             step = structure.min_raise_increment(street, self._last_increment, table_min)
             low = self._current_bet + step
-        fixed = structure.fixed_increment(street)
         if fixed is not None:
-            high = (self._current_bet + fixed) if not self._bring_in_due else max(low, fixed)
+            high = max(low, full_bet) if opening else self._current_bet + fixed
             low = min(low, high)
         else:
             limit = structure.max_raise_to(
@@ -809,20 +811,22 @@ class HandState:
         player = self.players[self._actor]  # type: ignore[index]
         structure = self.rules.structure
         increment = total - self._current_bet
-        if self._current_bet == 0 or bring_in:
-            needed = structure.min_bet(self.street, self.rules.table_minimum)
-            if bring_in:
-                needed = self.rules.bring_in_amount
+        full_bet = structure.min_bet(self.street, self.rules.table_minimum)
+        if bring_in or self._current_bet < full_bet:
+            # an opening bet (or a bring-in, or completing one): full when it is a whole bet
+            full = total >= full_bet
+            size = total
         else:
             needed = structure.min_raise_increment(
                 self.street, self._last_increment, self.rules.table_minimum
             )
-        full = increment >= needed
+            full = increment >= needed
+            size = increment
         self._put(player, total - player.bet)
         if full:
             self._raises += 1
             self._full_raises += 1
-            self._last_increment = max(self._last_increment, increment)
+            self._last_increment = max(self._last_increment, size)
         self._current_bet = total
         self._aggressor = player.seat
         self._bring_in_due = False
