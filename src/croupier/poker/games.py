@@ -126,6 +126,20 @@ class GameSpec:
     inferred: tuple[str, ...] = ()
     """What is inferred where the Gazette text is missing (shown by ``croupier rules``)."""
 
+    def limit_rule(self, letter: str) -> str:
+        """The id of this game's own copy of a betting-limit rule, named by its Omaha 17.6
+        letter (the same block ends sections 11, 16 and 17, lettered differently in 11).
+
+        >>> DRAW.limit_rule("c"), HOLDEM.limit_rule("f"), MANILA.limit_rule("f")
+        ('Draw 11.x(d)', "Hold'em 16.6(f)", 'Omaha 17.6(f)')
+        """
+        if self.section == 11 and letter in "bcdef":
+            # 11.x(c) is the voluntary blind, so 17.6(c)-(f) are 11.x(d)-(g) there
+            return f"Draw 11.x({letter if letter == 'b' else chr(ord(letter) + 1)})"
+        if self.section == 16 and letter in ("e", "f"):
+            return f"Hold'em 16.6({letter})"
+        return f"Omaha 17.6({letter})"
+
     @property
     def hole_cards(self) -> int:
         """Cards each player holds at the showdown (draws replace, they do not add)."""

@@ -132,7 +132,7 @@ class TableRules:
                 )
             if self.blinds[-1] < self.table_minimum:
                 raise RuleViolationError(
-                    "Omaha 17.6(b)",
+                    self.game.limit_rule("b"),
                     f"the last compulsory blind ({self.blinds[-1]}) is below the table minimum "
                     f"({self.table_minimum})",
                     f"a last blind of at least {self.table_minimum}",

@@ -194,6 +194,14 @@ class HandState:
             )
         if voluntary_blind and not game.voluntary_blind:
             raise RuleViolationError("Draw 11.x(c)", f"{game.title} has no voluntary blind")
+        if game.forced is ForcedBets.BLINDS:
+            posting = len(rules.blinds) + (1 if voluntary_blind else 0)
+            if posting > len(stacks):  # nobody posts two blinds
+                raise RuleViolationError(
+                    "Draw 11.x(c)" if voluntary_blind else "Omaha 17.1(c)",
+                    f"{posting} blinds need {posting} players; {len(stacks)} are seated",
+                    "a voluntary blind only when a player is left of the last blind",
+                )
         self.rules = rules
         """The table's rules."""
         self.game = game
@@ -710,7 +718,10 @@ class HandState:
         """Raise unless the player to act may check."""
         player = self._require_bettor("Omaha 17.2(a)", "check")
         if not self.legal_actions().check:
-            rule = "Omaha 17.2(a)" if self.street == 0 else "Omaha 17.3(c)"
+            if self._bring_in_due:
+                rule = "Five Card Stud 12.2(a)"
+            else:
+                rule = "Omaha 17.2(a)" if self.street == 0 else "Omaha 17.3(c)"
             due = self._current_bet - player.bet
             raise self._error(rule, f"seat {player.seat} cannot check: {due} to call")
 
@@ -759,21 +770,27 @@ class HandState:
             raise self._error("Omaha 17.5(e)", f"{amount} is not a multiple of the chip unit")
 
     def _no_raise_rule(self, player: PlayerState) -> str:
+        game = self.game
         if self.rules.structure.capped and self._raises >= 4 and not self._heads_up():
-            return "Omaha 17.6(f)"
+            return game.limit_rule("f")
         if player.acted_serial >= 0:
-            return "Omaha 17.6(c)"
+            return game.limit_rule("c")
         return "Poker definitions: Table Stakes"
 
     def _range_rule(self, amount: int, low: int, high: int, player: PlayerState) -> str:
+        game = self.game
         name = self.rules.structure.name
-        if name == "spread-limit":
-            return "Omaha 17.6(e)"
-        if name == "pot-limit" and amount > high:
-            return "Omaha 17.6(d)"
         if amount > player.bet + player.stack:
             return "Poker definitions: Table Stakes"
-        return "Omaha 17.6(c)" if amount < low else "Omaha 17.6(a)"
+        if name == "spread-limit":
+            return game.limit_rule("e")
+        if name == "fixed-limit":
+            return "Poker definitions: Fixed Bet"
+        if name == "pot-limit" and amount > high:
+            return game.limit_rule("d")
+        if amount < low and self._current_bet == 0:
+            return game.limit_rule("a")  # below the minimum wager on the table's sign
+        return game.limit_rule("c") if amount < low else game.limit_rule("a")
 
     def can_raise_to(self, amount: int) -> bool:
         """Whether :meth:`raise_to` with this amount is legal now."""
