@@ -134,6 +134,23 @@ class Deck:
             raise EmptyDeckError(f"cannot look at {n} card(s): {len(self._cards)} left")
         return tuple(reversed(self._cards[len(self._cards) - n :]))
 
+    def put_on_top(self, cards: Iterable[Card]) -> None:
+        """Place cards on top of the deck, the first to be dealt first (a replay's tool:
+        a hand history names the cards each deal must give).
+
+        >>> deck = Deck.stacked("2c")
+        >>> deck.put_on_top(parse_cards("As Kd"))
+        >>> deck.draw(3)
+        (Card('As'), Card('Kd'), Card('2c'))
+        """
+        cards = tuple(cards)
+        seen = set(self._cards) | set(self._dealt) | set(self._burned)
+        for card in cards:
+            if card in seen:
+                raise DuplicateCardError(f"{card} is already in or dealt from this deck")
+            seen.add(card)
+        self._cards.extend(reversed(cards))
+
     def draw(self, n: int = 1) -> tuple[Card, ...]:
         """Deal ``n`` cards from the top.
 

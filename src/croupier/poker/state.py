@@ -175,6 +175,7 @@ class HandState:
         rng: random.Random | None = None,
         automatic: bool = True,
         voluntary_blind: bool = False,
+        antes: Mapping[int, int] | None = None,
     ) -> None:
         rules.validate()
         game = rules.game
@@ -245,6 +246,11 @@ class HandState:
         self._awarded: list[ev.PotAwarded] = []
         self._hands: dict[int, HandValue] = {}
         self._restocked: set[Card] = set()
+        self._antes = dict(antes) if antes is not None else dict.fromkeys(stacks, rules.ante)
+        if set(self._antes) - set(stacks) or any(a < 0 for a in self._antes.values()):
+            raise CroupierError("antes must name seated players and be >= 0")
+        self.dead: set[int] = set()
+        """Seats whose hands were conceded at the showdown (no claim on any pot)."""
         self._last_blind_seat = self.order[0]
         self._log(
             ev.HandStarted(
@@ -407,10 +413,10 @@ class HandState:
 
     def _post_forced_bets(self) -> None:
         rules = self.rules
-        if rules.ante:
-            for seat in self._clockwise_from(self.button):
+        for seat in self._clockwise_from(self.button):
+            if self._antes.get(seat, 0):
                 player = self.players[seat]
-                paid = self._put(player, rules.ante)
+                paid = self._put(player, self._antes[seat])
                 player.bet = 0  # antes are dead money, not bets of the round
                 self._log(ev.AntePosted(seat, paid))
         if self.game.forced is ForcedBets.BLINDS:
@@ -542,7 +548,9 @@ class HandState:
         return evaluate(player.cards, board, composition=composition, ranking=self.game.ranking)
 
     def _showdown(self) -> None:
-        live = self._in_hand()
+        live = [p for p in self._in_hand() if p.seat not in self.dead] or self._in_hand()
+        for seat in sorted(self.dead):
+            self._log(ev.HandMucked(seat))
         self._hands = {p.seat: self._evaluate(p) for p in live}
         # 17.5(d): the called player shows first; checked through: first left of the button
         first = self._aggressor if self._aggressor in self._hands else None
@@ -595,6 +603,8 @@ class HandState:
             amount -= take
             rake -= take
             contenders = [s for s in pot.eligible if not self.players[s].folded]
+            claim = [s for s in contenders if s in self._hands] if self._hands else []
+            contenders = claim or contenders
             if self._hands:
                 best = max(self._hands[s] for s in contenders)
                 winners = [s for s in contenders if self._hands[s] == best]
@@ -905,6 +915,33 @@ class HandState:
         if self._actor is None:
             self._stage = "bet"
         self._after_action()
+
+    # ----------------------------------------------------------- conceding
+    def verify_concede(self, seat: int) -> None:
+        """Raise unless ``seat`` may give up its claim now: at the showdown, before the hands
+        are read (a hand thrown away is dead, Poker definitions: Dead Hand)."""
+        if self.pending_chore != "showdown":
+            raise IllegalActionError(
+                "Poker definitions: Dead Hand",
+                "a hand may be conceded only at the showdown",
+                "at the showdown",
+            )
+        if seat not in self.players or self.players[seat].folded:
+            raise IllegalActionError(
+                "Poker definitions: Dead Hand",
+                f"seat {seat} is not in the showdown",
+                "a seat still in the hand",
+            )
+
+    def can_concede(self, seat: int) -> bool:
+        """Whether :meth:`concede` is legal now."""
+        return _can(self.verify_concede, seat)
+
+    def concede(self, seat: int) -> None:
+        """Give up the hand unshown at the showdown (driven step by step, ``automatic=False``);
+        the hand can then win no pot unless every other claimant has conceded too."""
+        self.verify_concede(seat)
+        self.dead.add(seat)
 
     # ------------------------------------------------------- after the showdown
     def verify_request_show(self, seat: int) -> None:

@@ -28,7 +28,8 @@ decisions 3.2-7 and 3.2-8):
   every player pays each blind once an orbit, and nobody pays the big blind twice in a row.
 * Heads up (Decision 3.2-7) the blinds follow ``TableRules.heads_up``; the big blind still
   alternates, and the button is placed from it (entering or leaving heads-up play may
-  keep the button in place for a hand).
+  keep the button in place for a hand). With fewer players than blinds the first blinds
+  are left out: nobody posts two.
 * New players (:class:`EntryRule`): by default a player who was not dealt the last hand
   (new, moved, back from sitting out or from a rebuy after busting) waits until the big
   blind reaches him and enters by posting it. Missed blinds are therefore never owed.
@@ -1004,9 +1005,8 @@ class Table:
         if len(dealt) < 2:  # nobody else can wait: everyone ready plays
             return self._fresh_around(ready, target)
         order = sorted(dealt)
-        plan = (
-            self._dead_button_plan(order, last, target) if len(order) > len(last.blinds) else None
-        )
+        full = len(last.blinds) == len(self.rules.blinds) < len(order)
+        plan = self._dead_button_plan(order, last, target) if full else None
         return plan or self._fresh_around(order, target)
 
     def _nearest_before(self, seat: int, order: Sequence[int]) -> int:
@@ -1014,10 +1014,13 @@ class Table:
         return max(order, key=lambda s: (s - seat - 1) % self.seat_count)
 
     def _fresh(self, order: Sequence[int], button: int) -> HandPlan:
-        """Blinds as :class:`HandState` posts them from ``button``, none dead."""
+        """Blinds as :class:`HandState` posts them from ``button``, none dead.
+
+        With fewer players than blinds the first blinds are left out (nobody posts two).
+        """
         if self.rules.game.forced is not ForcedBets.BLINDS:
             return HandPlan(tuple(order), None, False, button, (), (), (), self.rules)
-        blinds = self.rules.blinds
+        blinds = self.rules.blinds[max(0, len(self.rules.blinds) - len(order)) :]
         posters = _posters(order, button, len(blinds), self.rules.heads_up)
         return HandPlan(
             seats=tuple(order),
@@ -1027,12 +1030,12 @@ class Table:
             blinds=tuple(zip(posters, blinds, strict=True)),
             dead_blinds=(),
             positions=tuple((s, self._seats[s].name) for s in posters),
-            rules=self.rules,
+            rules=replace(self.rules, blinds=blinds),
         )
 
     def _fresh_around(self, order: Sequence[int], target: int) -> HandPlan:
         """A fresh arrangement with ``target`` posting the last blind."""
-        count = len(self.rules.blinds)
+        count = min(len(self.rules.blinds), len(order))
         button = next(
             b for b in order if _posters(order, b, count, self.rules.heads_up)[-1] == target
         )
