@@ -1,6 +1,6 @@
 """Pots: side pots by contribution level ("All-in"), and the NZ split with the odd chip (17.5(e)).
 
->>> pots = build_pots({1: 50, 2: 200, 3: 200}, folded=set())
+>>> pots = build_pots({1: 50, 2: 200, 3: 200}, folded=set(), all_in={1})
 >>> [(p.amount, p.eligible) for p in pots]      # DIGEST scenario 20
 [(150, (1, 2, 3)), (300, (2, 3))]
 >>> split_pot(105, [1, 2], unit=5, odd_chip_to=2)
@@ -25,33 +25,46 @@ class Pot:
     """Seats that may win it, in seat order."""
 
 
-def build_pots(contributions: Mapping[int, int], folded: set[int]) -> list[Pot]:
+def build_pots(
+    contributions: Mapping[int, int], folded: set[int], all_in: set[int] | None = None
+) -> list[Pot]:
     """Split the chips put in by each seat into a main pot and side pots.
 
-    Each level is set by an all-in player's total contribution: a player can win from
-    each other player only as much as he or she put in (Poker definitions: All-in).
-    Folded players' chips stay in the pots they can no longer win. Pots with one
-    eligible seat and the same eligible set as the pot before are merged.
+    Each side-pot level is set by an all-in player's total contribution: an all-in
+    player can win only as much from each other player as he or she put in (Poker
+    definitions: All-in). A player who is not all in contests every pot, whatever
+    dead money (antes, a dead blind) others put in beyond him. Folded players' chips
+    stay in the pots they can no longer win. With ``all_in`` None, every live player
+    who put in less than the most is taken to be all in.
 
     >>> [(p.amount, p.eligible) for p in build_pots({1: 30, 2: 100, 3: 100}, folded={3})]
     [(90, (1, 2)), (140, (2,))]
+    >>> [(p.amount, p.eligible) for p in build_pots({1: 50, 2: 40}, set(), all_in=set())]
+    [(90, (1, 2))]
     """
     live = sorted(s for s in contributions if s not in folded)
-    levels = sorted({contributions[s] for s in live if contributions[s] > 0})
+    if all_in is None:
+        top = max((contributions[s] for s in live), default=0)
+        all_in = {s for s in live if contributions[s] < top}
+    caps = sorted({contributions[s] for s in live if s in all_in and contributions[s] > 0})
+    covering = [s for s in live if s not in all_in]
+    levels: list[int | None] = [*caps, None] if covering else list(caps)
     pots: list[Pot] = []
     previous = 0
     for level in levels:
-        amount = sum(
-            min(c, level) - min(c, previous) for c in contributions.values() if c > previous
-        )
-        eligible = tuple(s for s in live if contributions[s] >= level)
+        if level is None:
+            amount = sum(c - min(c, previous) for c in contributions.values())
+            eligible = tuple(covering)
+        else:
+            amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
+            eligible = tuple(s for s in live if s not in all_in or contributions[s] >= level)
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         elif amount:
             pots.append(Pot(amount, eligible))
-        previous = level
-    leftover = sum(c - min(c, previous) for c in contributions.values())
-    if leftover and pots:  # chips of folded players above every live level
+        previous = level if level is not None else previous
+    if not covering and pots:  # chips above the last all-in level (folded players')
+        leftover = sum(c - min(c, previous) for c in contributions.values())
         pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
     return pots
 

@@ -176,6 +176,7 @@ class HandState:
         automatic: bool = True,
         voluntary_blind: bool = False,
         antes: Mapping[int, int] | None = None,
+        ante_trimming: bool = False,
     ) -> None:
         rules.validate()
         game = rules.game
@@ -249,6 +250,9 @@ class HandState:
         self._antes = dict(antes) if antes is not None else dict.fromkeys(stacks, rules.ante)
         if set(self._antes) - set(stacks) or any(a < 0 for a in self._antes.values()):
             raise CroupierError("antes must name seated players and be >= 0")
+        self.ante_trimming = ante_trimming
+        """Whether an ante above every other player's ante is returned, like an uncalled bet
+        (PHH's ``ante_trimming_status``; it returns a lone big-blind ante)."""
         self.dead: set[int] = set()
         """Seats whose hands were conceded at the showdown (no claim on any pot)."""
         self._last_blind_seat = self.order[0]
@@ -306,7 +310,8 @@ class HandState:
     def pots(self) -> list[Pot]:
         """Main and side pots as they stand (bets in front included)."""
         folded = {s for s, p in self.players.items() if p.folded}
-        return build_pots({s: p.contributed for s, p in self.players.items()}, folded)
+        all_in = {s for s, p in self.players.items() if p.all_in}
+        return build_pots({s: p.contributed for s, p in self.players.items()}, folded, all_in)
 
     @property
     def stacks(self) -> dict[int, int]:
@@ -413,12 +418,23 @@ class HandState:
 
     def _post_forced_bets(self) -> None:
         rules = self.rules
+        paid_antes: dict[int, int] = {}
         for seat in self._clockwise_from(self.button):
             if self._antes.get(seat, 0):
                 player = self.players[seat]
                 paid = self._put(player, self._antes[seat])
                 player.bet = 0  # antes are dead money, not bets of the round
+                paid_antes[seat] = paid
                 self._log(ev.AntePosted(seat, paid))
+        if self.ante_trimming and paid_antes:
+            ranked = sorted(paid_antes.items(), key=lambda item: item[1], reverse=True)
+            second = ranked[1][1] if len(ranked) > 1 else 0
+            seat, top = ranked[0]
+            if top > second:
+                player = self.players[seat]
+                player.contributed -= top - second
+                player.stack += top - second
+                self._log(ev.BetReturned(seat, top - second))
         if self.game.forced is ForcedBets.BLINDS:
             posters = self._blind_posters()
             amounts = list(rules.blinds)

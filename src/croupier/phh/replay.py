@@ -1,0 +1,350 @@
+"""Replaying a PHH hand through croupier's referee, action by action.
+
+Every recorded player action goes through the engine's ``verify_`` checks, so an
+illegal hand is reported with the action and the rule it breaks. The dealer's deals
+are taken from the record (unknown cards, ``??``, are filled with cards the hand
+never shows); burns, forced bets, collection and payouts are derived, as PHH intends.
+
+>>> from croupier.phh.reader import loads
+>>> text = '''variant = 'NT'
+... antes = [0, 0, 0]
+... blinds_or_straddles = [1, 2, 0]
+... min_bet = 2
+... starting_stacks = [100, 100, 100]
+... actions = ['d dh p1 AsKs', 'd dh p2 QdQh', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 10',
+...            'p2 cc', 'd db 2c7h9s', 'p1 cc', 'p2 cc', 'd db Ts', 'p1 cc', 'p2 cc',
+...            'd db Js', 'p1 cc', 'p2 cc', 'p1 sm AsKs', 'p2 sm QdQh']'''
+>>> replay(loads(text)[0]).final_stacks
+[110, 90, 100]
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from croupier.cards.card import Card, Rank, Suit
+from croupier.cards.deck import Deck
+from croupier.errors import CardParseError, CroupierError
+from croupier.phh.profiles import PROFILES, RuleProfile, profile_by_name
+from croupier.phh.reader import HandHistory, PHHError
+from croupier.poker.games import HOLDEM, OMAHA, SEVEN_CARD_STUD, GameSpec
+from croupier.poker.settings import TableRules
+from croupier.poker.state import HandState, IllegalActionError, Phase
+from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit
+
+__all__ = ["Replay", "replay"]
+
+_GAMES: dict[str, GameSpec] = {"NT": HOLDEM, "FT": HOLDEM, "PO": OMAHA, "F7S": SEVEN_CARD_STUD}
+
+
+@dataclass
+class Replay:
+    """The outcome of replaying one hand."""
+
+    history: HandHistory
+    """The hand history replayed."""
+    hand: HandState
+    """The engine's hand, complete (or stopped where the record stops)."""
+    scale: int
+    """Chips per unit of the file's amounts (100 for amounts in cents)."""
+    profile: RuleProfile
+    """The rule profile used."""
+    warnings: list[str] = field(default_factory=list)
+    """Repairs made in lenient mode."""
+
+    @property
+    def final_stacks(self) -> list[int | Decimal]:
+        """Each player's stack at the end, in the file's units (p1 first)."""
+        return [self._unscale(self.hand.stacks[seat]) for seat in sorted(self.hand.stacks)]
+
+    def _unscale(self, chips: int) -> int | Decimal:
+        if self.scale == 1:
+            return chips
+        value = Decimal(chips) / self.scale
+        return int(value) if value == value.to_integral_value() else value.normalize()
+
+
+def _decimals(value: Any) -> int:
+    if isinstance(value, Decimal):
+        exponent = value.normalize().as_tuple().exponent
+        return max(0, -exponent) if isinstance(exponent, int) else 0
+    return 0
+
+
+def _amounts(hh: HandHistory) -> Iterator[Any]:
+    fields = hh.fields
+    for name in ("antes", "blinds_or_straddles", "starting_stacks"):
+        yield from fields.get(name, ())
+    for name in ("min_bet", "small_bet", "big_bet", "bring_in"):
+        if name in fields:
+            yield fields[name]
+    for action in fields.get("actions", ()):
+        parts = str(action).split("#", 1)[0].split()
+        if len(parts) == 3 and parts[1] == "cbr":
+            yield Decimal(parts[2])
+
+
+def _scale(hh: HandHistory) -> int:
+    places: int = max((_decimals(v) for v in _amounts(hh)), default=0)
+    return int(10**places)
+
+
+def _chips(value: Any, scale: int, where: str) -> int:
+    exact = Decimal(value) * scale
+    if exact != exact.to_integral_value():
+        raise PHHError(f"amount {value} is not a whole number of chips", where=where)
+    return int(exact)
+
+
+def _cards(text: str, where: str) -> list[Card | None]:
+    if text == "-":
+        return []
+    if len(text) % 2:
+        raise PHHError(f"bad card list {text!r}", where=where)
+    out: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        token = text[i : i + 2]
+        if "?" in token:
+            out.append(None)
+        else:
+            try:
+                out.append(Card.parse(token))
+            except CardParseError as exc:
+                raise PHHError(str(exc), where=where) from None
+    return out
+
+
+@dataclass
+class _Action:
+    index: int
+    text: str
+    actor: str
+    verb: str
+    args: list[str]
+
+
+def _parse_actions(hh: HandHistory) -> list[_Action]:
+    out = []
+    for index, raw in enumerate(hh.fields.get("actions", ())):
+        text = str(raw).split(" #", 1)[0].strip()
+        if not text or text.startswith("#"):
+            continue
+        parts = text.split()
+        if len(parts) < 2:
+            raise PHHError(f"action {index + 1} {raw!r} has no verb", where=hh.where)
+        out.append(_Action(index + 1, str(raw), parts[0], parts[1], parts[2:]))
+    return out
+
+
+def _rules(hh: HandHistory, profile: RuleProfile, scale: int) -> tuple[TableRules, dict[int, int]]:
+    f = hh.fields
+    variant = hh.variant
+    game = _GAMES[variant]
+    structure: BettingStructure
+    if variant == "NT":
+        structure = NoLimit()
+    elif variant == "PO":
+        structure = PotLimit()
+    else:
+        structure = FixedLimit(_chips(f["small_bet"], scale, hh.where),
+                               _chips(f["big_bet"], scale, hh.where), big_bet_from=2)  # fmt: skip
+    antes = [_chips(a, scale, hh.where) for a in f["antes"]]
+    n = len(antes)
+    if variant == "F7S":
+        bring_in = _chips(f["bring_in"], scale, hh.where)
+        rules = TableRules(game, structure, blinds=(), bring_in=bring_in, table_minimum=bring_in,
+                           odd_chip=profile.odd_chip, heads_up=profile.heads_up)  # fmt: skip
+    else:
+        posted = [_chips(b, scale, hh.where) for b in f["blinds_or_straddles"]]
+        if n == 2:
+            posted = posted[::-1]  # PHH heads-up reversal: p1 posts the big blind
+        blinds = tuple(b for b in (posted if n > 2 else [posted[1], posted[0]]) if b)
+        if n > 2 and any(posted[len(blinds) :]):
+            raise PHHError("straddles are not supported yet", where=hh.where)
+        minimum = _chips(f["min_bet"], scale, hh.where) if "min_bet" in f else blinds[-1]
+        rules = TableRules(game, structure, blinds=blinds, table_minimum=min(minimum, blinds[-1]),
+                           odd_chip=profile.odd_chip, heads_up=profile.heads_up)  # fmt: skip
+    return rules, {seat: antes[seat - 1] for seat in range(1, n + 1)}
+
+
+class _Replayer:
+    def __init__(self, hh: HandHistory, profile: RuleProfile, strict: bool) -> None:
+        self.hh = hh
+        self.strict = strict
+        self.scale = _scale(hh)
+        self.rules, antes = _rules(hh, profile, self.scale)
+        stacks = [_chips(s, self.scale, hh.where) for s in hh.fields["starting_stacks"]]
+        n = len(stacks)
+        self.actions = _parse_actions(hh)
+        self.warnings: list[str] = []
+        self._learn_cards(n)
+        self.hand = HandState(self.rules, {i + 1: s for i, s in enumerate(stacks)}, button=n,
+                              deck=Deck([], shuffle=False), automatic=False, antes=antes,
+                              ante_trimming=bool(hh.fields.get("ante_trimming_status", False)))  # fmt: skip
+
+    def _seat(self, actor: str, where: str) -> int:
+        if not actor.startswith("p") or not actor[1:].isdigit():
+            raise PHHError(f"unknown actor {actor!r}", where=where)
+        seat = int(actor[1:])
+        if not 1 <= seat <= self.hh.players:
+            raise PHHError(f"there is no player {actor}", where=where)
+        return seat
+
+    def _learn_cards(self, n: int) -> None:
+        """Every player's cards (from the deals, completed by what is shown) and the board."""
+        self.dealt: dict[int, list[Card | None]] = {s: [] for s in range(1, n + 1)}
+        self.board: list[Card | None] = []
+        self.shown: dict[int, list[Card | None]] = {}
+        for a in self.actions:
+            where = f"{self.hh.where} action {a.index}"
+            if a.actor == "d" and a.verb == "dh":
+                self.dealt[self._seat(a.args[0], where)].extend(_cards(a.args[1], where))
+            elif a.actor == "d" and a.verb == "db":
+                self.board.extend(_cards(a.args[0], where))
+            elif a.verb == "sm" and a.args:
+                self.shown[self._seat(a.actor, where)] = _cards(a.args[0], where)
+        for seat, cards in self.shown.items():
+            mine = self.dealt[seat]
+            for i, card in enumerate(cards):
+                if card is None:
+                    continue
+                if i < len(mine) and mine[i] is not None and mine[i] != card:
+                    raise PHHError(f"p{seat} shows {card} but was dealt {mine[i]}",
+                                   where=self.hh.where)  # fmt: skip
+                if i < len(mine):
+                    mine[i] = card
+                else:
+                    mine.append(card)
+        known = {c for cards in self.dealt.values() for c in cards if c is not None}
+        known |= {c for c in self.board if c is not None}
+        lowest = self.rules.game.ranking.lowest_rank
+        self.spare = deque(Card.of(r, s) for r in Rank if r >= lowest for s in Suit
+                           if Card.of(r, s) not in known)  # fmt: skip
+        self.queues = {s: deque(cards) for s, cards in self.dealt.items()}
+        self.board_queue = deque(self.board)
+
+    def _next(self, queue: deque[Card | None]) -> Card:
+        card = queue.popleft() if queue else None
+        return card if card is not None else self.spare.popleft()
+
+    def _deal_chore(self) -> None:
+        hand = self.hand
+        street = hand.game.streets[hand.street]
+        order: list[Card] = []
+        if street.burn:
+            order.append(self.spare.popleft())
+        live = [s for s in sorted(hand.players) if not hand.players[s].folded]
+        per_player = street.cards_per_player
+        if per_player and self.board_queue and not self.queues[live[0]]:
+            order.extend(self._next(self.board_queue) for _ in range(per_player))
+        else:
+            for _ in range(per_player):
+                order.extend(self._next(self.queues[s]) for s in live)
+        order.extend(self._next(self.board_queue) for _ in range(street.board))
+        hand.deck.put_on_top(order)
+        hand.step()
+
+    def _showdown_chore(self) -> None:
+        hand = self.hand
+        for seat, player in hand.players.items():
+            if player.folded:
+                continue
+            shown = self.shown.get(seat)
+            mucked = any(a.verb == "sm" and not a.args and self._seat(a.actor, "") == seat
+                         for a in self.actions if a.actor != "d")  # fmt: skip
+            unknown = any(c is None for c in self.dealt[seat]) and not shown
+            if mucked or unknown:
+                hand.concede(seat)
+        hand.step()
+
+    def _run_chores(self) -> None:
+        hand = self.hand
+        while hand.phase is Phase.DEALER:
+            chore = hand.pending_chore or ""
+            if chore.startswith("deal "):
+                self._deal_chore()
+            elif chore == "showdown":
+                self._showdown_chore()
+            else:
+                hand.step()
+
+    def run(self) -> HandState:
+        hand = self.hand
+        for a in self.actions:
+            where = f"{self.hh.where} action {a.index} {a.text!r}"
+            if a.actor == "d":
+                if a.verb not in ("dh", "db"):
+                    raise PHHError(f"unknown dealer action {a.verb!r}", where=where)
+                continue
+            if a.verb == "sm":
+                continue  # shows and mucks are applied at the showdown
+            self._run_chores()
+            seat = self._seat(a.actor, where)
+            if hand.is_complete:
+                raise PHHError("the hand is already over", where=where)
+            while not self.strict and hand.actor not in (None, seat) and hand.can_fold():
+                # lenient: a player the record skips is taken to have folded (as PokerKit does)
+                self.warnings.append(f"{where}: p{hand.actor} did not act; folded")
+                hand.fold()
+                self._run_chores()
+            if hand.actor != seat:
+                raise PHHError(f"p{seat} acts out of turn: p{hand.actor} is to act",
+                               where=where, rule="Poker definitions: Betting Round")  # fmt: skip
+            try:
+                self._apply(a, where)
+            except IllegalActionError as exc:
+                raise PHHError(str(exc), where=where, rule=exc.rule) from None
+        self._run_chores()
+        return hand
+
+    def _apply(self, a: _Action, where: str) -> None:
+        hand = self.hand
+        legal = hand.legal_actions()
+        if a.verb == "pb":
+            if legal.bring_in is None:
+                raise PHHError("no bring-in is due", where=where, rule="Five Card Stud 12.2(a)")
+            hand.bring_in(self.rules.bring_in_amount)
+        elif a.verb == "cbr":
+            if len(a.args) != 1:
+                raise PHHError("cbr needs one amount", where=where)
+            amount = _chips(Decimal(a.args[0]), self.scale, where)
+            if legal.bring_in is not None:
+                hand.bring_in(amount)
+            else:
+                hand.raise_to(amount)
+        elif a.verb == "cc":
+            hand.check() if legal.check else hand.call()
+        elif a.verb == "f":
+            hand.fold()
+        elif a.verb == "sd":
+            raise PHHError("draw actions belong to draw variants croupier does not play",
+                           where=where)  # fmt: skip
+        else:
+            raise PHHError(f"unknown action {a.verb!r}", where=where)
+
+
+def replay(
+    history: HandHistory, profile: RuleProfile | str | None = None, *, strict: bool = True
+) -> Replay:
+    """Replay one hand under a rule profile (default: the file's ``_croupier_profile``,
+    else PHH's own conventions) and return the engine's finished hand."""
+    history.check()
+    if profile is None:
+        profile = str(history.fields.get("_croupier_profile", "phh"))
+    chosen = profile_by_name(profile) if isinstance(profile, str) else profile
+    try:
+        replayer = _Replayer(history, chosen, strict)
+        hand = replayer.run()
+    except PHHError:
+        raise
+    except CroupierError as exc:
+        rule = getattr(exc, "rule", None)
+        raise PHHError(str(exc), where=history.where, rule=rule) from None
+    return Replay(history, hand, replayer.scale, chosen, replayer.warnings)
+
+
+_DOCTEST = PROFILES
