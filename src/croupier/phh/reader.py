@@ -62,7 +62,7 @@ class UnsupportedVariantError(PHHError):
     >>> loads("variant = 'FR'\\n")[0].check()
     Traceback (most recent call last):
     ...
-    croupier.phh.reader.UnsupportedVariantError: unsupported variant 'FR': croupier plays NT, PO, FT, F7S
+    croupier.phh.reader.UnsupportedVariantError: <text>: unsupported variant 'FR': croupier plays NT, PO, FT, F7S
     """
 
 
