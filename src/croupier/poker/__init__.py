@@ -27,6 +27,7 @@ from croupier.poker.pots import Pot, build_pots, split_pot
 from croupier.poker.settings import HeadsUpBlinds, OddChip, Rake, TableRules
 from croupier.poker.state import HandState, IllegalActionError, LegalActions, Phase, PlayerState
 from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit, SpreadLimit
+from croupier.poker.table import EntryRule, SeatingRules, Table, TableError
 
 __all__ = [
     "DRAW",
@@ -38,6 +39,7 @@ __all__ = [
     "SEVEN_CARD_STUD",
     "THREE_CARD_MANILA",
     "BettingStructure",
+    "EntryRule",
     "Event",
     "FixedLimit",
     "ForcedBets",
@@ -55,8 +57,11 @@ __all__ = [
     "Pot",
     "PotLimit",
     "Rake",
+    "SeatingRules",
     "SpreadLimit",
     "Street",
+    "Table",
+    "TableError",
     "TableRules",
     "build_pots",
     "game_by_name",
