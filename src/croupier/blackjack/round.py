@@ -117,6 +117,8 @@ class Box:
     """The hands (more than one after a split)."""
     insurance: dict[str, int] = field(default_factory=dict)
     """Each player's insurance stake."""
+    even_money: set[str] = field(default_factory=set)
+    """Players paid even money on a blackjack (Decision 3.1-6)."""
     split_declined: bool = False
     """11.5: a pair was not split, so no later pair may be."""
 
@@ -262,6 +264,36 @@ class BlackjackRound:
         self.bankrolls[player] -= amount
         self._log(ev.WagerPlaced(box, player, amount))
 
+    def verify_withdraw_wager(self, box: int, player: str) -> None:
+        """Raise unless ``player`` may take the wager back from ``box`` (before the deal, 4.2)."""
+        if self.phase is not RoundPhase.WAGERS:
+            raise IllegalPlayError(
+                "Blackjack 4.2",
+                "no wager may be withdrawn once the first card has left the shoe",
+                "no wager changes until the next round",
+            )
+        if box not in self.boxes or player not in self.boxes[box].wagers:
+            raise IllegalPlayError("Blackjack 4.2", f"{player} has no wager on box {box}")
+
+    def can_withdraw_wager(self, box: int, player: str) -> bool:
+        """Whether :meth:`withdraw_wager` is legal now."""
+        return _can(self.verify_withdraw_wager, box, player)
+
+    def withdraw_wager(self, box: int, player: str) -> None:
+        """Take a wager back before the deal (4.2).
+
+        >>> from croupier.cards import Shoe
+        >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50})
+        >>> rnd.place_wager(1, "ann", 20); rnd.withdraw_wager(1, "ann"); rnd.bankrolls
+        {'ann': 50}
+        """
+        self.verify_withdraw_wager(box, player)
+        target = self.boxes[box]
+        self.bankrolls[player] += target.wagers.pop(player)
+        if not target.wagers:
+            del self.boxes[box]
+        self._log(ev.WagerPlaced(box, player, 0))
+
     # ------------------------------------------------------------------ deal
     def _draw(self) -> Card:
         return self.shoe.draw()
@@ -348,11 +380,13 @@ class BlackjackRound:
         return _can(self.verify_even_money)
 
     def even_money(self) -> None:
-        """Take even money on a blackjack against an ace: insurance of half the wager, which
-        pays 1:1 overall whatever the dealer's second card."""
+        """Take even money: the blackjack is paid 1:1 now, whatever the dealer's second card."""
         self.verify_even_money()
-        box, player = self._insurance_due[0]
-        self.insure(min(self.boxes[box].wagers[player] // 2, self.bankrolls[player]))
+        box, player = self._insurance_due.pop(0)
+        self.boxes[box].even_money.add(player)
+        self._log(ev.BoxAction(box, 0, "even money"))
+        if not self._insurance_due:
+            self._after_insurance()
 
     def _after_insurance(self) -> None:
         self.phase = RoundPhase.PLAYING
@@ -375,7 +409,10 @@ class BlackjackRound:
                 if len(hand.cards) == 1:  # a split hand gets its second card now (11.3)
                     self._give(number, index)
                     if hand.split_aces and not self.rules.hit_split_aces:
-                        hand.done = True  # 11.4(b), 12.1(c): one card to each split ace
+                        # 11.4(b), 12.1(c): one card to each split ace; only a resplit of
+                        # a new pair of aces may follow, where the table allows it
+                        self._turn = (number, index)
+                        hand.done = not self._can_split_now()
                 if not hand.done and (hand.total >= 21 or hand.is_blackjack):
                     hand.done = True  # 12.1(a): no draw on a blackjack or any 21
                 if not hand.done:
@@ -395,7 +432,7 @@ class BlackjackRound:
         ('hit', 'double')
         """
         if self.insurance_turn is not None:
-            return ("insure",)
+            return ("insure", "even money") if self.can_even_money() else ("insure",)
         if self.current is None:
             return ()
         return tuple(
@@ -559,6 +596,9 @@ class BlackjackRound:
         self._log(ev.BoxAction(box.number, self._turn[1], "surrender"))  # type: ignore[index]
         self._advance()
 
+    def _can_split_now(self) -> bool:
+        return _can(self.verify_split)
+
     def _decline_split(self, box: Box, hand: PlayerHand) -> None:
         """11.5 (Decision 3.1-10): any other action on a splittable pair declines the split."""
         if len(hand.cards) == 2 and not hand.acted and _can(self.verify_split):
@@ -612,6 +652,11 @@ class BlackjackRound:
                 lost_to_busts = 0
                 for index, hand in enumerate(box.hands):
                     stake = hand.stakes[player]
+                    if player in box.even_money:
+                        self._pay(player, 2 * stake)
+                        self._log(ev.HandSettled(number, index, player, "even money", stake,
+                                                 stake, "Decision 3.1-6"))  # fmt: skip
+                        continue
                     outcome, net, rule = self._outcome(hand, stake, dealer_bj, dealer_total, unit)
                     if outcome == "bust":
                         lost_to_busts += stake
@@ -626,34 +671,28 @@ class BlackjackRound:
         self._log(ev.RoundSettled(tuple(sorted(self.bankrolls.items())), self.bank))
 
     def _dealer_blackjack(self, box: Box, player: str, original: int, lost_to_busts: int) -> None:
-        """11.7: a dealer blackjack takes the original wager, and split or doubled stakes only
-        where the table's settings say so; the rest of those stakes is returned."""
+        """11.7: a dealer blackjack takes the original wager (from the first hand), and split
+        or doubled stakes only where the table's settings say so; the rest is returned.
+        Busted hands are already lost (4.1(f))."""
         rules = self.rules
-        losing = [(i, h) for i, h in enumerate(box.hands)
-                  if not h.busted and not h.surrendered and not h.is_blackjack]  # fmt: skip
-
-        def base(hand: PlayerHand) -> int:  # a hand's stake before any double
-            return hand.stakes[player] // 2 if hand.doubled else hand.stakes[player]
-
-        collectible = original
-        if rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL:
-            collectible += sum(base(h) for h in box.hands[1:])
-        if rules.dealer_blackjack_takes_doubles is DealerBlackjackTakes.ALL:
-            collectible += sum(base(h) for h in box.hands if h.doubled)
-        collectible = max(collectible - lost_to_busts, 0)
-        for index, hand in losing:
+        del original, lost_to_busts  # each hand's share follows from its own stakes
+        for index, hand in enumerate(box.hands):
+            if hand.busted or hand.surrendered or hand.is_blackjack:
+                continue
             stake = hand.stakes[player]
-            take = min(stake, collectible)
-            collectible -= take
+            base = stake // 2 if hand.doubled else stake
+            take = 0
+            if index == 0 or rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL:
+                take += base
+            if hand.doubled and rules.dealer_blackjack_takes_doubles is DealerBlackjackTakes.ALL:
+                take += stake - base
             self._pay(player, stake - take)
-            rule = (
-                "Blackjack 11.7"
-                if (len(box.hands) > 1 or hand.doubled) and take < stake
-                else "Blackjack 4.1(d)"
-            )
-            self._log(
-                ev.HandSettled(box.number, index, player, "dealer blackjack", stake, -take, rule)
-            )
+            if take == stake:
+                rule = "Blackjack 4.1(d)" if len(hand.cards) > 2 else "Blackjack 4.1(g)"
+            else:
+                rule = "Blackjack 11.7" if index > 0 or len(box.hands) > 1 else "Decision 3.1-4"
+            self._log(ev.HandSettled(box.number, index, player, "dealer blackjack", stake,
+                                     -take, rule))  # fmt: skip
 
     def _outcome(self, hand: PlayerHand, stake: int, dealer_bj: bool, dealer_total: int,
                  unit: int) -> tuple[str, int, str]:  # fmt: skip
@@ -710,6 +749,8 @@ class BlackjackRound:
         rnd = cls(rules, Shoe(rules.decks, cards=order), bankrolls, burn=burn)
         for event in events:
             match event:
+                case ev.WagerPlaced(box=box, player=player, amount=0):
+                    rnd.withdraw_wager(box, player)
                 case ev.WagerPlaced(box=box, player=player, amount=amount):
                     rnd.place_wager(box, player, amount)
                 case ev.CardBurned() if rnd.phase is RoundPhase.WAGERS:
@@ -718,6 +759,8 @@ class BlackjackRound:
                     rnd.deal()
                 case ev.InsuranceDecided(amount=amount):
                     rnd.insure(amount)
+                case ev.BoxAction(action="even money"):
+                    rnd.even_money()
                 case ev.BoxAction(action=action):
                     getattr(rnd, action)()
                 case _:

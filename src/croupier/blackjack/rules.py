@@ -195,6 +195,13 @@ class BlackjackRules:
                 f"a shoe of {self.decks} decks is not allowed for play",
                 "4 to 8 decks",
             )
+        behind = self.decks * 52 - int(self.penetration * self.decks * 52)
+        if behind < 26:  # a round must never run the shoe dry (Decision 3.1-15)
+            raise RuleViolationError(
+                "Decision 3.1-15",
+                f"the cut card leaves only {behind} cards behind it",
+                "a penetration leaving at least half a deck behind the cut card",
+            )
 
     def with_(self, **changes: object) -> BlackjackRules:
         """A copy with some settings changed.
