@@ -195,8 +195,14 @@ def test_3_3_only_the_dealer_deals() -> None:
     }
     actions = {"hit", "stand", "double", "split", "surrender", "insure", "even_money"}
     checks = {f"{prefix}_{a}" for a in actions for prefix in ("verify", "can")}
-    checks |= {"verify_place_wager", "can_place_wager"}
-    allowed = actions | checks | {"deal", "place_wager", "legal_actions", "snapshot", "replay"}
+    checks |= {
+        "verify_place_wager",
+        "can_place_wager",
+        "verify_withdraw_wager",
+        "can_withdraw_wager",
+    }
+    allowed = actions | checks | {"deal", "place_wager", "withdraw_wager", "legal_actions"}
+    allowed |= {"snapshot", "replay"}
     assert public <= allowed, public - allowed
     for action in ("hit", "stand", "double", "split", "surrender", "even_money"):
         assert list(inspect.signature(getattr(BlackjackRound, action)).parameters) == ["self"]

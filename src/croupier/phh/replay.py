@@ -32,7 +32,7 @@ from croupier.errors import CardParseError, CroupierError
 from croupier.phh.profiles import PROFILES, RuleProfile, profile_by_name
 from croupier.phh.reader import HandHistory, PHHError
 from croupier.poker.games import HOLDEM, OMAHA, SEVEN_CARD_STUD, GameSpec
-from croupier.poker.settings import TableRules
+from croupier.poker.settings import HeadsUpBlinds, TableRules
 from croupier.poker.state import HandState, IllegalActionError, Phase
 from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit
 
@@ -156,13 +156,19 @@ def _rules(hh: HandHistory, profile: RuleProfile, scale: int) -> tuple[TableRule
     n = len(antes)
     if variant == "F7S":
         bring_in = _chips(f["bring_in"], scale, hh.where)
-        rules = TableRules(game, structure, blinds=(), bring_in=bring_in, table_minimum=bring_in,
+        rules = TableRules(game, structure, blinds=(), ante=max(max(antes), 1), bring_in=bring_in,
+                           table_minimum=bring_in,
                            odd_chip=profile.odd_chip, heads_up=profile.heads_up)  # fmt: skip
     else:
         posted = [_chips(b, scale, hh.where) for b in f["blinds_or_straddles"]]
         if n == 2:
-            posted = posted[::-1]  # PHH heads-up reversal: p1 posts the big blind
-        blinds = tuple(b for b in (posted if n > 2 else [posted[1], posted[0]]) if b)
+            # PHH's heads-up reversal: p1 posts the second entry, p2 (the button) the first.
+            # The engine's blinds run from the first poster: the button when it posts first,
+            # else the player left of it (17.1(c) as written).
+            by_player = posted[::-1]
+            button_first = profile.heads_up is HeadsUpBlinds.BUTTON_POSTS_FIRST
+            posted = [by_player[1], by_player[0]] if button_first else by_player
+        blinds = tuple(b for b in posted if b)
         if n > 2 and any(posted[len(blinds) :]):
             raise PHHError("straddles are not supported yet", where=hh.where)
         minimum = _chips(f["min_bet"], scale, hh.where) if "min_bet" in f else blinds[-1]

@@ -25,6 +25,7 @@ __all__ = [
     "CardsDealt",
     "Checked",
     "CommunityDealt",
+    "Conceded",
     "Discarded",
     "Event",
     "Folded",
@@ -36,6 +37,7 @@ __all__ = [
     "PotAwarded",
     "RaisedTo",
     "RakeTaken",
+    "ShowRequested",
 ]
 
 
@@ -84,6 +86,10 @@ class HandStarted(Event):
     """The deck order, top first: with it and the actions the hand replays exactly."""
     voluntary_blind: bool = False
     """Whether the player left of the last blind posted a voluntary blind (11.x(c))."""
+    antes: tuple[int, ...] = ()
+    """Each seat's ante, in the order of ``seats`` (empty: none)."""
+    ante_trimming: bool = False
+    """Whether a lone higher ante is returned (PHH's ``ante_trimming_status``)."""
 
     def describe(self) -> str:
         """One line."""
@@ -188,6 +194,32 @@ class Discarded(PlayerAction):
     def describe(self) -> str:
         """One line."""
         return f"seat {self.seat} draws {len(self.cards)}"
+
+
+@dataclass(frozen=True)
+class Conceded(PlayerAction):
+    """A hand given up unshown at the showdown: dead, with no claim on any pot.
+
+    >>> Conceded(4).describe()
+    'seat 4 concedes'
+    """
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} concedes"
+
+
+@dataclass(frozen=True)
+class ShowRequested(PlayerAction):
+    """A player at the table asks to see ``seat``'s showdown hand (17.5(d)).
+
+    >>> ShowRequested(2).describe()
+    'seat 2 is asked to show'
+    """
+
+    def describe(self) -> str:
+        """One line."""
+        return f"seat {self.seat} is asked to show"
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,12 @@ class TableRules:
                     f"({self.table_minimum})",
                     f"a last blind of at least {self.table_minimum}",
                 )
+        elif self.ante <= 0:
+            raise RuleViolationError(
+                "Five Card Stud 12.1(b)",
+                f"{self.game.title} needs an ante from every player",
+                "an ante of at least one chip",
+            )
         elif self.bring_in_amount < self.table_minimum:
             raise RuleViolationError(
                 "Five Card Stud 12.2(a)",

@@ -264,6 +264,8 @@ class HandState:
                 tuple(p.stack for p in self.players.values()),
                 deck.remaining,
                 voluntary_blind,
+                tuple(self._antes.get(s, 0) for s in self.order),
+                ante_trimming,
             )
         )
         if automatic:
@@ -460,11 +462,14 @@ class HandState:
 
     def _deal_street(self) -> None:
         street = self.game.streets[self.street]
-        if street.burn:
-            self._log(ev.CardBurned(self.deck.burn()))
         live = [s for s in self._clockwise_from(self.button) if not self.players[s].folded]
         per_player = street.cards_per_player
-        if per_player and len(self.deck) < per_player * len(live):
+        burn = 1 if street.burn else 0
+        shortage = per_player and len(self.deck) - burn < per_player * len(live)
+        need = (per_player if shortage else per_player * len(live)) + street.board
+        if street.burn and len(self.deck) > need:  # no burn when it would leave too few cards
+            self._log(ev.CardBurned(self.deck.burn()))
+        if shortage:
             # seven card stud with eight players: one community card for everyone (13, inferred)
             cards = self._draw(per_player)
             self.board.extend(cards)
@@ -521,9 +526,12 @@ class HandState:
             # 12.2(a): lowest up card; equal ranks: lowest suit (clubs) opens
             return min(live, key=lambda s: min(self.players[s].up))
         if street.opener is Opener.BEST_EXPOSED_HAND:
-            best = max(exposed_strength(self.players[s].up, self.game.ranking) for s in live)
+            # the best exposed hand among the players still in opens; if that player is all
+            # in, the next player clockwise who can bet acts first (see _open_betting)
+            shown = [s for s in self._clockwise_from(self.button) if not self.players[s].folded]
+            best = max(exposed_strength(self.players[s].up, self.game.ranking) for s in shown)
             return next(
-                s for s in live if exposed_strength(self.players[s].up, self.game.ranking) == best
+                s for s in shown if exposed_strength(self.players[s].up, self.game.ranking) == best
             )
         return live[0]
 
@@ -594,6 +602,21 @@ class HandState:
                 out.update(s for s in contenders if self._hands[s] == best)
         return out
 
+    def _return_unreachable(self) -> None:
+        """Chips no live player can win go back: when every player who covered an all-in
+        player has folded, the all-in player wins only the matching amount from each other
+        player (Poker definitions: All-in); the rest returns to those who put it in."""
+        live = [p for p in self.players.values() if not p.folded]
+        if not live or any(not p.all_in for p in live):
+            return
+        cap = max(p.contributed for p in live)
+        for player in self.players.values():
+            excess = player.contributed - cap
+            if excess > 0:
+                player.contributed -= excess
+                player.stack += excess
+                self._log(ev.BetReturned(player.seat, excess))
+
     def _odd_chip_seat(self, winners: Sequence[int]) -> int:
         if self.rules.odd_chip is OddChip.FIRST_LEFT_OF_BUTTON or not self._hands:
             return next(s for s in self._clockwise_from(self.button) if s in winners)
@@ -603,9 +626,12 @@ class HandState:
             used = hand.own_cards if self.board else ()
             return max(used) if used else max(hand.best_five)  # Decision 3.2-12 fallback
 
-        return max(winners, key=key)
+        best = max(key(s) for s in winners)
+        tied = [s for s in winners if key(s) == best]  # the same cards: first left of the button
+        return next(s for s in self._clockwise_from(self.button) if s in tied)
 
     def _award(self) -> None:
+        self._return_unreachable()
         pots = self.pots
         saw_second_round = self.street > 0
         rake = self.rules.rake.amount(
@@ -836,7 +862,9 @@ class HandState:
         if legal.bring_in is None:
             raise self._error("Five Card Stud 12.2(a)", "no bring-in is due")
         low, high = legal.bring_in
-        if not low <= amount <= high:
+        fixed = self.rules.structure.fixed_increment(self.street) is not None
+        off_unit = amount % self.rules.chip_unit and amount != player.bet + player.stack
+        if not low <= amount <= high or (fixed and amount not in (low, high)) or off_unit:
             raise self._error(
                 "Five Card Stud 12.2(a)", f"seat {player.seat} cannot bring in for {amount}"
             )
@@ -922,8 +950,8 @@ class HandState:
             player.down.remove(card)
         self._log(ev.Discarded(player.seat, chosen))
         if chosen:
+            fresh = self._draw(len(chosen))  # before the new discards join the pile (Draw 11)
             self.deck.discard(chosen)
-            fresh = self._draw(len(chosen))
             player.down.extend(fresh)
             self._log(ev.CardsDealt(player.seat, fresh, up=False))
         self._to_act.discard(player.seat)
@@ -958,6 +986,7 @@ class HandState:
         the hand can then win no pot unless every other claimant has conceded too."""
         self.verify_concede(seat)
         self.dead.add(seat)
+        self._log(ev.Conceded(seat))
 
     # ------------------------------------------------------- after the showdown
     def verify_request_show(self, seat: int) -> None:
@@ -987,6 +1016,7 @@ class HandState:
         value = self._hands[seat]
         shown = ev.HandShown(seat, self.players[seat].cards, value.describe())
         if shown not in self.events:
+            self._log(ev.ShowRequested(seat))
             self._log(shown)
         return shown
 
@@ -1063,22 +1093,47 @@ class HandState:
         }
 
     @classmethod
-    def replay(cls, rules: TableRules, events: Sequence[ev.Event]) -> HandState:
-        """Rebuild a hand from its event log: the deck order and the players' decisions."""
+    def replay(
+        cls, rules: TableRules, events: Sequence[ev.Event], *, automatic: bool = True
+    ) -> HandState:
+        """Rebuild a hand from its event log: the cards in the order they were dealt, the
+        forced bets, and the players' decisions. With ``automatic`` the dealer's chores
+        after the last decision are run too, as in a hand dealt automatically."""
         start = events[0]
         if not isinstance(start, ev.HandStarted):
             raise CroupierError("an event log starts with HandStarted")
+        deck = Deck(start.deck, shuffle=False)
+        if not start.deck:  # cards were placed as the hand went (a replayed record)
+            order: list[Card] = []
+            for event in events:
+                if isinstance(event, ev.CardBurned):
+                    order.append(event.card)
+                elif isinstance(event, ev.CardsDealt | ev.CommunityDealt):
+                    order.extend(event.cards)
+            deck = Deck(order, shuffle=False)
+        antes = dict(zip(start.seats, start.antes, strict=True)) if start.antes else None
         state = cls(
             rules,
             dict(zip(start.seats, start.stacks, strict=True)),
             start.button,
-            deck=Deck(start.deck, shuffle=False),
+            deck=deck,
+            automatic=False,
             voluntary_blind=start.voluntary_blind,
+            antes=antes,
+            ante_trimming=start.ante_trimming,
         )
         for event in events[1:]:
             if not isinstance(event, ev.PlayerAction):
                 continue
+            conceding = isinstance(event, ev.Conceded)
+            while state.phase is Phase.DEALER and not (
+                conceding and state.pending_chore == "showdown"
+            ):
+                state.step()
             state._apply(event)
+        state.automatic = automatic
+        if automatic:
+            state._run_chores()
         return state
 
     def _apply(self, event: ev.PlayerAction) -> None:
@@ -1095,6 +1150,10 @@ class HandState:
                 self.bring_in(to)
             case ev.Discarded(cards=cards):
                 self.discard(cards)
+            case ev.Conceded(seat=seat):
+                self.concede(seat)
+            case ev.ShowRequested(seat=seat):
+                self.request_show(seat)
             case _:  # pragma: no cover
                 raise CroupierError(f"cannot replay {event!r}")
 

@@ -1,0 +1,170 @@
+"""Writing PHH: a finished croupier hand as a ``.phh`` document (or many as ``.phhs``).
+
+Hands of the variants PHH has (no-limit and fixed-limit Hold'em, pot-limit Omaha,
+fixed-limit seven card stud) are written as standard PHH that PokerKit loads; the house
+rules go in user fields (``_croupier_profile`` and friends) so croupier replays them
+under the same rules. Games PHH lacks (spread limit, half pot, five card stud, draw,
+the Manila games) are written with ``variant = '_croupier'`` and the game in
+``_croupier_game``: croupier reads them back losslessly, and no other reader will
+mistake them for a standard variant.
+
+>>> from croupier.poker import HandState, TableRules, HOLDEM, NoLimit
+>>> hand = HandState(TableRules(HOLDEM, NoLimit(), blinds=(1, 2), table_minimum=2),
+...                  {1: 100, 2: 100, 3: 100}, button=3, seed=1)
+>>> hand.fold(); hand.fold()
+>>> fields = hand_to_fields(hand)
+>>> fields["variant"], fields["blinds_or_straddles"], fields["actions"][-1]
+('NT', [1, 2, 0], 'p1 f')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import tomli_w
+
+from croupier.cards.card import Card, format_cards
+from croupier.poker import events as ev
+from croupier.poker.settings import HeadsUpBlinds, OddChip
+from croupier.poker.state import HandState
+from croupier.poker.structures import FixedLimit, NoLimit, PotLimit
+
+__all__ = ["dumps", "dumps_all", "hand_to_fields"]
+
+
+def _variant(hand: HandState) -> str:
+    game, structure = hand.game.name, hand.rules.structure
+    if game == "holdem" and type(structure) is NoLimit:
+        return "NT"
+    if game == "holdem" and isinstance(structure, FixedLimit):
+        return "FT"
+    if game == "omaha" and isinstance(structure, PotLimit) and structure.ratio == 1:
+        return "PO"
+    if game == "stud7" and isinstance(structure, FixedLimit):
+        return "F7S"
+    return "_croupier"
+
+
+def _profile(hand: HandState) -> str:
+    rules = hand.rules
+    if (
+        rules.odd_chip is OddChip.FIRST_LEFT_OF_BUTTON
+        and rules.heads_up is HeadsUpBlinds.BUTTON_POSTS_FIRST
+    ):
+        return "phh"
+    return "nz"
+
+
+def hand_to_fields(hand: HandState) -> dict[str, Any]:
+    """The PHH fields of a hand (players numbered from the button's left, as PHH does)."""
+    order = list(hand._clockwise_from(hand.button))  # p1 is left of the button
+    player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
+    rules, structure = hand.rules, hand.rules.structure
+    variant = _variant(hand)
+    started = next(e for e in hand.events if isinstance(e, ev.HandStarted))
+    start = dict(zip(started.seats, started.stacks, strict=True))
+    antes = {e.seat: e.amount for e in hand.events if isinstance(e, ev.AntePosted)}
+    blinds = {e.seat: e.amount for e in hand.events if isinstance(e, ev.BlindPosted)}
+    fields: dict[str, Any] = {"variant": variant}
+    fields["antes"] = [antes.get(s, 0) for s in order]
+    if hand.rules.game.forced.value == "blinds":
+        posted = [blinds.get(s, 0) for s in order]
+        if len(order) == 2:
+            posted = posted[::-1]  # PHH's heads-up reversal
+        fields["blinds_or_straddles"] = posted
+    else:
+        fields["bring_in"] = rules.bring_in_amount
+    if isinstance(structure, FixedLimit):
+        fields["small_bet"], fields["big_bet"] = structure.small_bet, structure.big_bet
+    else:
+        fields["min_bet"] = rules.table_minimum
+    fields["starting_stacks"] = [start[s] for s in order]
+    fields["actions"] = list(_actions(hand, player))
+    if hand.is_complete:
+        fields["finishing_stacks"] = [hand.stacks[s] for s in order]
+    fields["seats"] = list(order)
+    fields["_croupier_profile"] = _profile(hand)
+    if variant == "_croupier":
+        fields["_croupier_game"] = hand.game.name
+        fields["_croupier_structure"] = structure.name
+        if isinstance(structure, PotLimit):
+            fields["_croupier_pot_ratio"] = str(structure.ratio)
+        if isinstance(structure, FixedLimit):
+            fields["_croupier_big_bet_from"] = structure.big_bet_from
+    fields["_croupier_chip_unit"] = rules.chip_unit
+    return fields
+
+
+def _actions(hand: HandState, player: dict[int, str]) -> Iterable[str]:
+    pending: dict[int, list[str]] = {}
+    dealt: dict[int, list[Card]] = {}  # shown cards are written in the order dealt
+
+    def flush() -> Iterable[str]:
+        for seat in list(pending):
+            yield f"d dh {player[seat]} {''.join(pending.pop(seat))}"
+
+    for event in hand.events:
+        if isinstance(event, ev.CardsDealt):
+            pending.setdefault(event.seat, []).extend(str(c) for c in event.cards)
+            dealt.setdefault(event.seat, []).extend(event.cards)
+            continue
+        if isinstance(event, ev.CardBurned):  # a new street: its deals are separate actions
+            yield from flush()
+            continue
+        if not isinstance(
+            event, ev.CommunityDealt | ev.PlayerAction | ev.HandShown | ev.HandMucked
+        ):
+            continue
+        yield from flush()
+        match event:
+            case ev.CommunityDealt(cards=cards):
+                yield f"d db {format_cards(cards)}"
+            case ev.Folded(seat=seat):
+                yield f"{player[seat]} f"
+            case ev.Checked(seat=seat) | ev.Called(seat=seat):
+                yield f"{player[seat]} cc"
+            case ev.RaisedTo(seat=seat, to=to):
+                yield f"{player[seat]} cbr {to}"
+            case ev.BringIn(seat=seat, to=to):
+                yield (
+                    f"{player[seat]} pb"
+                    if to == hand.rules.bring_in_amount
+                    else f"{player[seat]} cbr {to}"
+                )
+            case ev.Discarded(seat=seat, cards=cards):
+                yield f"{player[seat]} sd {format_cards(cards)}".rstrip()
+            case ev.HandShown(seat=seat, cards=cards):
+                order = dealt.get(seat, [])
+                ranked = sorted(cards, key=lambda c: order.index(c) if c in order else len(order))
+                yield f"{player[seat]} sm {format_cards(ranked)}"
+            case ev.HandMucked(seat=seat):
+                yield f"{player[seat]} sm"
+    yield from flush()
+
+
+def dumps(hand: HandState, **extra: Any) -> str:
+    """A ``.phh`` document for one finished hand (``extra`` fields added, e.g. ``players``).
+
+    >>> from croupier.phh.reader import loads
+    >>> from croupier.poker import HandState, TableRules
+    >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=2, seed=2)
+    >>> hand.fold()
+    >>> loads(dumps(hand))[0].fields["finishing_stacks"]
+    [95, 105]
+    """
+    return tomli_w.dumps({**hand_to_fields(hand), **extra})
+
+
+def dumps_all(hands: Iterable[HandState]) -> str:
+    """A ``.phhs`` document: hands as tables ``[1]``, ``[2]``, … in order.
+
+    >>> from croupier.phh.reader import loads
+    >>> from croupier.poker import HandState, TableRules
+    >>> hands = [HandState(TableRules(), {1: 100, 2: 100}, button=2, seed=s) for s in (1, 2)]
+    >>> for hand in hands:
+    ...     hand.fold()
+    >>> [h.key for h in loads(dumps_all(hands))]
+    ['1', '2']
+    """
+    return "\n".join(tomli_w.dumps({str(i): hand_to_fields(h)}) for i, h in enumerate(hands, 1))
