@@ -15,6 +15,7 @@ from croupier import __version__
 from croupier.cli.demo_cmd import demo
 from croupier.cli.equity_cmd import equity
 from croupier.cli.eval_cmd import eval_command
+from croupier.cli.poker_cmd import poker
 from croupier.cli.replay_cmd import replay_command
 from croupier.cli.rules_cmd import rules
 from croupier.errors import CroupierError
@@ -33,6 +34,7 @@ cli.add_command(equity)
 cli.add_command(rules)
 cli.add_command(demo)
 cli.add_command(replay_command)
+cli.add_command(poker)
 
 
 def main(argv: list[str] | None = None) -> int:

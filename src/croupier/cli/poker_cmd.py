@@ -1,0 +1,159 @@
+"""``croupier poker ...``: poker tools (``simulate``).
+
+>>> from click.testing import CliRunner
+>>> out = CliRunner().invoke(poker, ["simulate", "--hands", "50", "--players", "3", "--seed", "1",
+...                                  "--json"])
+>>> import json; json.loads(out.output)["hands"]
+50
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+
+import click
+
+from croupier.poker.games import GAMES, ForcedBets
+from croupier.poker.policies import POLICIES
+from croupier.poker.settings import TableRules
+from croupier.poker.simulate import simulate
+from croupier.poker.structures import (
+    BettingStructure,
+    FixedLimit,
+    NoLimit,
+    PotLimit,
+    SpreadLimit,
+)
+
+__all__ = ["poker"]
+
+STRUCTURES = ("no-limit", "pot-limit", "half-pot", "fixed-limit", "spread-limit")
+
+
+def _structure(name: str, big_blind: int) -> BettingStructure:
+    if name == "no-limit":
+        return NoLimit()
+    if name == "pot-limit":
+        return PotLimit()
+    if name == "half-pot":
+        return PotLimit(ratio=Fraction(1, 2))
+    if name == "fixed-limit":
+        return FixedLimit(big_blind, 2 * big_blind)
+    return SpreadLimit(big_blind, 5 * big_blind)
+
+
+@click.group("poker")
+def poker() -> None:
+    """Poker tools: simulate hands under the NZ rules."""
+
+
+@poker.command("simulate")
+@click.option("--game", type=click.Choice(sorted(GAMES)), default="holdem", show_default=True)
+@click.option("--structure", type=click.Choice(STRUCTURES), default="no-limit", show_default=True)
+@click.option("--players", type=click.IntRange(2, 10), default=6, show_default=True)
+@click.option("--hands", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--seed", type=int, default=None, help="Make the run reproducible.")
+@click.option(
+    "--big-blind",
+    type=click.IntRange(min=2),
+    default=10,
+    show_default=True,
+    help="Last blind (blind games) or bring-in and ante base (stud).",
+)
+@click.option(
+    "--stack",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Starting stack each hand (default: 100 big blinds).",
+)
+@click.option(
+    "--policy",
+    "policy_names",
+    multiple=True,
+    type=click.Choice(sorted(POLICIES)),
+    help="One per seat (repeat), or one for every seat; default random.",
+)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def simulate_command(
+    game: str,
+    structure: str,
+    players: int,
+    hands: int,
+    seed: int | None,
+    big_blind: int,
+    stack: int | None,
+    policy_names: tuple[str, ...],
+    workers: int,
+    as_json: bool,
+) -> None:
+    """Play HANDS hands with built-in policies and report each seat's result per hand.
+
+    \b
+    Examples:
+      croupier poker simulate --game omaha --structure pot-limit --players 6 --hands 5000
+      croupier poker simulate --policy hand-strength --policy random --players 2 --json
+    """
+    spec = GAMES[game]
+    if players > spec.max_players:
+        raise click.BadParameter(
+            f"{spec.title} seats at most {spec.max_players}", param_hint="--players"
+        )
+    chosen = policy_names * players if len(policy_names) == 1 else policy_names
+    if chosen and len(chosen) != players:
+        raise click.BadParameter(f"give one --policy or {players}", param_hint="--policy")
+    bb = big_blind
+    if spec.forced is ForcedBets.BLINDS:
+        rules = TableRules(spec, _structure(structure, bb), blinds=(bb // 2, bb), table_minimum=bb)
+    else:
+        rules = TableRules(
+            spec,
+            _structure(structure, bb),
+            blinds=(),
+            ante=max(bb // 5, 1),
+            bring_in=bb // 2,
+            table_minimum=bb // 2,
+        )
+    shown = sys.stderr.isatty() and not as_json and hands >= 2000
+    with (
+        click.progressbar(length=hands, label="hands", file=sys.stderr) if shown else _Null() as bar
+    ):
+        result = simulate(
+            rules,
+            players=players,
+            hands=hands,
+            policies=chosen or None,
+            stack=stack,
+            seed=seed,
+            workers=workers,
+            progress=bar.update,
+        )
+    if as_json:
+        data = result.to_dict()
+        data.update(game=game, structure=structure, players=players)
+        click.echo(json.dumps(data))
+        return
+    click.echo(
+        f"{spec.title}, {structure}, {players} players, {hands:,} hands "
+        f"(chips won per hand, ± standard error)"
+    )
+    for seat in range(1, players + 1):
+        click.echo(
+            f"  seat {seat} {result.policies[seat - 1]:<16} "
+            f"{result.mean(seat):+9.3f} ± {result.stderr(seat):.3f}"
+        )
+
+
+class _Null:
+    """A stand-in progress bar that shows nothing."""
+
+    def __enter__(self) -> _Null:
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
+    def update(self, count: int) -> None:
+        """Ignore progress."""
