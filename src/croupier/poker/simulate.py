@@ -27,7 +27,7 @@ __all__ = ["SimulationResult", "simulate"]
 class SimulationResult:
     """Per-seat results of a simulation (chips won, in the table's chip units).
 
-    >>> SimulationResult(4, ("random", "random"), (8, -8), (40, 40)).stderr(1)
+    >>> SimulationResult(4, ("random", "random"), (8, -8), (32, 32)).stderr(1)
     1.0
     """
 
