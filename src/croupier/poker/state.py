@@ -132,7 +132,10 @@ class LegalActions:
     raise_to: tuple[int, int] | None = None
     """Smallest and largest legal bet or raise, as the player's total for the round."""
     bring_in: tuple[int, int] | None = None
-    """Stud bring-in range (12.2(a)): the player must bet, nothing else."""
+    """Stud bring-in range (12.2(a)): the player must bet, nothing else. In fixed limit
+    only the two ends are legal: the bring-in, or completing it to a full bet."""
+    bring_in_ends_only: bool = False
+    """True in fixed limit: :attr:`bring_in` offers its two ends, not the range between."""
     discard: bool = False
     """A draw is due: discard 0 or more cards."""
 
@@ -143,7 +146,12 @@ class LegalActions:
             parts.append("discard any of your cards (or none)")
         if self.bring_in is not None:
             low, high = self.bring_in
-            parts.append(f"bring in for {low}" if low == high else f"bring in for {low}..{high}")
+            if low == high:
+                parts.append(f"bring in for {low}")
+            elif self.bring_in_ends_only:
+                parts.append(f"bring in for {low} or complete to {high}")
+            else:
+                parts.append(f"bring in for {low}..{high}")
         if self.fold:
             parts.append("fold")
         if self.check:
@@ -646,6 +654,10 @@ class HandState:
             rake -= take
             contenders = [s for s in pot.eligible if not self.players[s].folded]
             claim = [s for s in contenders if s in self._hands] if self._hands else []
+            if self._hands and not claim:  # every claimant conceded: their cards speak
+                for seat in contenders:
+                    self._hands[seat] = self._evaluate(self.players[seat])
+                claim = contenders
             contenders = claim or contenders
             if self._hands:
                 best = max(self._hands[s] for s in contenders)
@@ -681,7 +693,8 @@ class HandState:
         if self._bring_in_due:
             low = min(self.rules.bring_in_amount, player.stack)
             high = raise_range[1] if raise_range else low
-            return LegalActions(seat=seat, bring_in=(low, max(low, high)))
+            ends = self.rules.structure.fixed_increment(self.street) is not None
+            return LegalActions(seat=seat, bring_in=(low, max(low, high)), bring_in_ends_only=ends)
         return LegalActions(
             seat=seat,
             fold=to_call > 0 or self.rules.fold_when_check_is_free,
