@@ -1,0 +1,129 @@
+"""Writing PHH: croupier's files replay in croupier losslessly and load in PokerKit.
+
+Two PokerKit conventions differ from croupier's rules, so the PokerKit check plays
+hands that avoid them (documented in docs/decisions.md, "Hand histories"):
+- PokerKit refuses a bet or raise larger than any opponent can call (croupier accepts
+  it and returns the uncalled part, as casinos do);
+- PokerKit 0.7.7 refuses a fixed-limit raise by an all-in player for less than a full
+  raise (croupier allows the tap-out, 17.6(c)).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from croupier.phh import loads, replay
+from croupier.phh.writer import dumps, dumps_all
+from croupier.poker import (
+    HOLDEM,
+    MANILA,
+    OMAHA,
+    SEVEN_CARD_STUD,
+    FixedLimit,
+    GameSpec,
+    HandState,
+    HeadsUpBlinds,
+    NoLimit,
+    OddChip,
+    PotLimit,
+    SpreadLimit,
+    TableRules,
+)
+from croupier.poker.structures import BettingStructure
+
+pokerkit = pytest.importorskip("pokerkit")
+
+CASES: list[tuple[GameSpec, BettingStructure]] = [
+    (HOLDEM, NoLimit()),
+    (HOLDEM, FixedLimit(10, 20)),
+    (OMAHA, PotLimit()),
+    (SEVEN_CARD_STUD, FixedLimit(10, 20)),
+]
+
+
+def table(game: GameSpec, structure: BettingStructure, profile: str) -> TableRules:
+    extra: dict[str, object] = {}
+    if profile == "phh":
+        extra = {
+            "odd_chip": OddChip.FIRST_LEFT_OF_BUTTON,
+            "heads_up": HeadsUpBlinds.BUTTON_POSTS_FIRST,
+        }
+    if game.forced.value == "blinds":
+        return TableRules(game, structure, blinds=(5, 10), table_minimum=10, **extra)  # type: ignore[arg-type]
+    return TableRules(game, structure, blinds=(), ante=2, bring_in=5, table_minimum=5, **extra)  # type: ignore[arg-type]
+
+
+def play(rules: TableRules, seed: int, *, pokerkit_safe: bool) -> HandState:
+    rng = random.Random(seed)
+    seats = rng.randint(2, 6)
+    hand = HandState(rules, {s: rng.choice([30, 100, 400]) for s in range(1, seats + 1)},
+                     button=seats, seed=seed)  # fmt: skip
+    while not hand.is_complete:
+        legal = hand.legal_actions()
+        me = hand.players[legal.seat]
+        if legal.bring_in is not None:
+            hand.bring_in(rng.choice(legal.bring_in))
+            continue
+        roll = rng.random()
+        if legal.raise_to is not None and roll < 0.3:
+            low, high = legal.raise_to
+            if pokerkit_safe:
+                reach = max(p.bet + p.stack for p in hand.players.values()
+                            if p is not me and not p.folded)  # fmt: skip
+                if reach <= hand.current_bet:  # nobody could call a raise: PokerKit refuses it
+                    hand.call()
+                    continue
+                high = min(high, max(reach, low))
+                full = rules.structure.fixed_increment(hand.street)
+                if (
+                    full is not None
+                    and low == high == me.bet + me.stack
+                    and low < hand.current_bet + full
+                ):
+                    # a short all-in raise in fixed limit: PokerKit refuses it
+                    hand.check() if legal.check else hand.call()
+                    continue
+            hand.raise_to(rng.choice([low, high]))
+        elif legal.call is not None and roll < 0.8:
+            hand.call()
+        elif legal.check:
+            hand.check()
+        else:
+            hand.fold()
+    return hand
+
+
+@pytest.mark.parametrize(("game", "structure"), CASES, ids=lambda c: getattr(c, "name", ""))
+@pytest.mark.parametrize("profile", ["phh", "nz"])
+def test_written_hands_replay_in_croupier_to_the_same_stacks(
+    game: GameSpec, structure: BettingStructure, profile: str
+) -> None:
+    for seed in range(60):
+        hand = play(table(game, structure, profile), seed, pokerkit_safe=False)
+        back = replay(loads(dumps(hand))[0])
+        assert back.profile.name == profile
+        assert back.final_stacks == [hand.stacks[s] for s in sorted(hand.stacks)]
+
+
+@pytest.mark.parametrize(("game", "structure"), CASES, ids=lambda c: getattr(c, "name", ""))
+@pytest.mark.parametrize("profile", ["phh", "nz"])
+def test_written_hands_load_in_pokerkit_with_the_same_stacks(
+    game: GameSpec, structure: BettingStructure, profile: str
+) -> None:
+    for seed in range(60):
+        hand = play(table(game, structure, profile), seed, pokerkit_safe=True)
+        states = list(pokerkit.HandHistory.loads(dumps(hand)))
+        state = states[-1]
+        assert list(state.stacks) == [hand.stacks[s] for s in sorted(hand.stacks)], seed
+
+
+def test_games_phh_lacks_round_trip_with_user_fields() -> None:
+    rules = TableRules(MANILA, SpreadLimit(10, 50), blinds=(5, 10), table_minimum=10)
+    hands = [play(rules, seed, pokerkit_safe=False) for seed in range(5)]
+    text = dumps_all(hands)
+    parsed = loads(text)
+    assert [h.variant for h in parsed] == ["_croupier"] * 5
+    assert parsed[0].fields["_croupier_game"] == "manila"
+    assert parsed[0].fields["_croupier_structure"] == "spread-limit"
