@@ -1,0 +1,363 @@
+"""The numba kernel behind :mod:`croupier.poker.fastsim` (see there); no input checks here."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from croupier.evaluation.kernels import lookup_any, omaha_one
+
+__all__ = ["run"]
+
+_BIG = 1 << 60
+
+
+@njit(cache=True)
+def _next_in(mask, start, n):
+    """First seat index clockwise after ``start`` whose mask is set, or -1."""
+    for k in range(1, n + 1):
+        s = (start + k) % n
+        if mask[s]:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _raise_range(
+    a,
+    n,
+    stack,
+    bet,
+    contrib,
+    folded,
+    acted,
+    current,
+    last_inc,
+    raises,
+    full_raises,
+    street,
+    structure,
+    small,
+    big,
+    out,
+):
+    """The engine's _raise_range for chip unit 1 and no table maximum; out = (low, high)."""
+    to_call = max(current - bet[a], 0)
+    if stack[a] <= to_call:
+        return False
+    able = 0
+    others = 0
+    for s in range(n):
+        if not folded[s] and stack[s] > 0:
+            able += 1
+            if s != a:
+                others += 1
+    if others == 0:
+        return False
+    if acted[a] >= 0 and acted[a] >= full_raises:
+        return False
+    if structure == 2 and able != 2 and raises >= 4:
+        return False
+    all_in_total = bet[a] + stack[a]
+    fixed = big if street < 2 else 2 * big
+    full_bet = fixed if structure == 2 else big
+    opening = current < full_bet
+    if opening:
+        low = full_bet
+    elif structure == 2:
+        low = current + fixed
+    else:
+        low = current + max(last_inc, big)
+    if structure == 2:
+        high = max(low, full_bet) if opening else current + fixed
+        low = min(low, high)
+    elif structure == 1:
+        pot = 0
+        for s in range(n):
+            pot += contrib[s]
+        high = current + pot + to_call
+    else:
+        high = all_in_total
+    high = min(high, all_in_total)
+    if all_in_total < low:
+        out[0] = all_in_total
+        out[1] = all_in_total
+    else:
+        out[0] = low
+        out[1] = max(low, high)
+    return True
+
+
+@njit(cache=True)
+def run(
+    n,
+    hands,
+    stack0,
+    small,
+    big,
+    hole,
+    structure,
+    seed,
+    record,
+    key7,
+    key5,
+    smask,
+    nf7,
+    flush,
+    bidx,
+    hidx,
+    onf,
+    n_holes,
+    totals,
+    squares,
+    decks,
+    actions,
+):
+    np.random.seed(seed)
+    deck = np.arange(52).astype(np.uint8)
+    stack = np.zeros(n, np.int64)
+    bet = np.zeros(n, np.int64)
+    contrib = np.zeros(n, np.int64)
+    folded = np.zeros(n, np.bool_)
+    acted = np.zeros(n, np.int64)
+    to_act = np.zeros(n, np.bool_)
+    holes = np.zeros((n, 4), np.uint8)
+    board = np.zeros(5, np.uint8)
+    values = np.zeros(n, np.int64)
+    rng_out = np.zeros(2, np.int64)
+    pot_amount = np.zeros(n + 1, np.int64)
+    pot_mask = np.zeros((n + 1, n), np.bool_)
+    for h in range(hands):
+        for i in range(51, 0, -1):
+            j = np.random.randint(0, i + 1)
+            tmp = deck[i]
+            deck[i] = deck[j]
+            deck[j] = tmp
+        if record:
+            decks[h, :] = deck
+        logged = 0
+        button = h % n
+        for s in range(n):
+            stack[s] = stack0
+            bet[s] = 0
+            contrib[s] = 0
+            folded[s] = False
+        # blinds: the first left of the button, the next after it (17.1(c))
+        sb = (button + 1) % n
+        bb = (button + 2) % n
+        for s, amount in ((sb, small), (bb, big)):
+            paid = min(amount, stack[s])
+            stack[s] -= paid
+            bet[s] += paid
+            contrib[s] += paid
+        current = max(big, max(bet[sb], bet[bb]))
+        last_inc = big
+        raises = 1
+        pos = 0
+        for j in range(hole):
+            for k in range(1, n + 1):
+                s = (button + k) % n
+                holes[s, j] = deck[pos]
+                pos += 1
+        n_board = 0
+        live = n
+        for street in range(4):
+            if street > 0:
+                pos += 1  # burn
+                count = 3 if street == 1 else 1
+                for _ in range(count):
+                    board[n_board] = deck[pos]
+                    n_board += 1
+                    pos += 1
+                current = 0
+                last_inc = 0
+                raises = 0
+            full_raises = 0
+            able = 0
+            owing = False
+            for s in range(n):
+                acted[s] = -1
+                to_act[s] = (not folded[s]) and stack[s] > 0
+                if to_act[s]:
+                    able += 1
+                    if bet[s] < current:
+                        owing = True
+            if able >= 2 or owing:
+                actor = _next_in(to_act, bb if street == 0 else button, n)
+                while actor >= 0:
+                    to_call = max(current - bet[actor], 0)
+                    can_raise = _raise_range(
+                        actor,
+                        n,
+                        stack,
+                        bet,
+                        contrib,
+                        folded,
+                        acted,
+                        current,
+                        last_inc,
+                        raises,
+                        full_raises,
+                        street,
+                        structure,
+                        small,
+                        big,
+                        rng_out,
+                    )
+                    options = 0
+                    if to_call > 0:
+                        options += 2  # fold, call
+                    else:
+                        options += 1  # check
+                    if can_raise:
+                        options += 1
+                    pick = np.random.randint(0, options)
+                    # the options in order: [fold], [check], [call], [raise]
+                    kind = -1
+                    if to_call > 0:
+                        kind = 0 if pick == 0 else (2 if pick == 1 else 3)
+                    else:
+                        kind = 1 if pick == 0 else 3
+                    amount = 0
+                    if kind == 0:
+                        folded[actor] = True
+                        live -= 1
+                    elif kind == 2:
+                        paid = min(current - bet[actor], stack[actor])
+                        stack[actor] -= paid
+                        bet[actor] += paid
+                        contrib[actor] += paid
+                    elif kind == 3:
+                        amount = np.random.randint(rng_out[0], rng_out[1] + 1)
+                        increment = amount - current
+                        fixed = big if street < 2 else 2 * big
+                        full_bet = fixed if structure == 2 else big
+                        if current < full_bet:
+                            full = amount >= full_bet
+                            size = amount
+                        else:
+                            needed = fixed if structure == 2 else max(last_inc, big)
+                            full = increment >= needed
+                            size = increment
+                        paid = amount - bet[actor]
+                        stack[actor] -= paid
+                        bet[actor] += paid
+                        contrib[actor] += paid
+                        if full:
+                            raises += 1
+                            full_raises += 1
+                            last_inc = max(last_inc, size)
+                        current = amount
+                        for s in range(n):
+                            to_act[s] = s != actor and (not folded[s]) and stack[s] > 0
+                    if record and logged < 199:
+                        actions[h, 2 * logged] = kind
+                        actions[h, 2 * logged + 1] = amount
+                        logged += 1
+                    acted[actor] = full_raises
+                    to_act[actor] = False
+                    if live == 1:
+                        for s in range(n):
+                            to_act[s] = False
+                    nxt = _next_in(to_act, actor, n)
+                    while nxt >= 0 and not ((not folded[nxt]) and stack[nxt] > 0):
+                        to_act[nxt] = False
+                        nxt = _next_in(to_act, nxt, n)
+                    actor = nxt
+            # collect: the uncalled part of the highest bet goes back
+            top = -1
+            second = -1
+            for s in range(n):
+                if top < 0 or bet[s] > bet[top]:
+                    top = s
+            for s in range(n):
+                if s != top and (second < 0 or bet[s] > bet[second]):
+                    second = s
+            if bet[top] > bet[second]:
+                excess = bet[top] - bet[second]
+                contrib[top] -= excess
+                stack[top] += excess
+            for s in range(n):
+                bet[s] = 0
+            if live == 1:
+                break
+        # showdown values
+        if live > 1:
+            for s in range(n):
+                if folded[s]:
+                    continue
+                if hole == 2:
+                    k = key7[holes[s, 0]] + key7[holes[s, 1]]
+                    m = smask[holes[s, 0]] + smask[holes[s, 1]]
+                    for c in range(5):
+                        k += key7[board[c]]
+                        m += smask[board[c]]
+                    values[s] = lookup_any(k, m, nf7, flush)
+                else:
+                    values[s] = omaha_one(holes[s], board, key5, bidx, hidx, onf, n_holes, flush)
+        # chips no live player can win go back (everyone still in is all in)
+        all_in_only = True
+        cap = 0
+        for s in range(n):
+            if not folded[s]:
+                if stack[s] > 0:
+                    all_in_only = False
+                cap = max(cap, contrib[s])
+        if all_in_only:
+            for s in range(n):
+                if contrib[s] > cap:
+                    stack[s] += contrib[s] - cap
+                    contrib[s] = cap
+        # pots by all-in levels, merged when the eligible seats repeat
+        n_pots = 0
+        previous = 0
+        covering = False
+        for s in range(n):
+            if not folded[s] and stack[s] > 0:
+                covering = True
+        while True:
+            level = _BIG
+            for s in range(n):
+                if not folded[s] and stack[s] == 0 and contrib[s] > previous and contrib[s] < level:
+                    level = contrib[s]
+            if level == _BIG and not covering:
+                break
+            amount = 0
+            for s in range(n):
+                amount += min(contrib[s], level) - min(contrib[s], previous)
+            same = n_pots > 0
+            for s in range(n):
+                eligible = (not folded[s]) and (stack[s] > 0 or contrib[s] >= level)
+                if n_pots > 0 and eligible != pot_mask[n_pots - 1, s]:
+                    same = False
+                pot_mask[n_pots, s] = eligible
+            if same:
+                pot_amount[n_pots - 1] += amount
+            elif amount > 0:
+                pot_amount[n_pots] = amount
+                n_pots += 1
+            if level == _BIG:
+                break
+            previous = level
+        for p in range(n_pots):
+            best = -1
+            winners = 0
+            for s in range(n):
+                if pot_mask[p, s]:
+                    v = values[s] if live > 1 else 0
+                    if v > best:
+                        best = v
+                        winners = 1
+                    elif v == best:
+                        winners += 1
+            share = pot_amount[p] // winners
+            odd = pot_amount[p] - share * winners
+            for k in range(1, n + 1):
+                s = (button + k) % n
+                if pot_mask[p, s] and (values[s] if live > 1 else 0) == best:
+                    stack[s] += share + odd
+                    odd = 0
+        for s in range(n):
+            net = stack[s] - stack0
+            totals[s] += net
+            squares[s] += net * net
