@@ -33,6 +33,7 @@ test: $(STAMP)
 ## bench: every benchmark against its peers, in one run
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks.bench_poker_sim
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
