@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             TableRules(
                 SEVEN_CARD_STUD, FixedLimit(2, 4), blinds=(), ante=1, bring_in=1, table_minimum=1
             ),
-            None,
+            "stud7",
         ),
     ]
     print(f"six players, {stack}-chip stacks, random policy; PokerKit {args.hands} hands a game")
@@ -150,18 +150,18 @@ def main(argv: list[str] | None = None) -> int:
         f"{'game':<26}{'PokerKit':>12}{'engine':>12}{'fast kernel':>14}{'engine/PK':>11}{'fast/PK':>10}"
     )
     for title, rules, fast_game in games:
-        kind = fast_game or "stud"
+        kind = "stud" if fast_game == "stud7" else str(fast_game)
         peer = pokerkit_rate(kind, players, args.hands, stack)
         engine = engine_rate(rules, players, args.hands * 3, stack)
         fast = None
         if fast_game is not None:
-            structure = "no-limit" if fast_game == "holdem" else "pot-limit"
+            structure = {"holdem": "no-limit", "omaha": "pot-limit"}.get(fast_game, "fixed-limit")
             start = time.perf_counter()
             fast_simulate(
                 players=players,
                 hands=args.fast_hands,
                 stack=stack,
-                blinds=(1, 2),
+                blinds=(1, 1) if fast_game == "stud7" else (1, 2),  # stud: ante 1, bring-in 1
                 game=fast_game,
                 structure=structure,
                 seed=1,

@@ -8,8 +8,10 @@ import pytest
 
 from croupier.cards import Card, Deck
 from croupier.poker import (
+    FIVE_CARD_STUD,
     HOLDEM,
     OMAHA,
+    SEVEN_CARD_STUD,
     FixedLimit,
     HandState,
     NoLimit,
@@ -76,6 +78,60 @@ def test_every_fast_hand_replays_through_the_referee(
             else:
                 hand.raise_to(amount)
         assert int(log[2 * i]) == -1  # the referee needed exactly the kernel's decisions
+        for seat, chips in hand.stacks.items():
+            totals[seat - 1] += chips - stack
+    assert totals.tolist() == result.totals.tolist()
+
+
+@pytest.mark.parametrize("game", ["stud5", "stud7"])
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_every_fast_stud_hand_replays_through_the_referee(game: str, players: int) -> None:
+    ante, bring_in, stack = 1, 2, 40
+    hands = 300
+    result = fast_simulate(
+        players=players,
+        hands=hands,
+        stack=stack,
+        blinds=(ante, bring_in),
+        game=game,
+        structure="fixed-limit",
+        seed=players,
+        record=True,
+    )
+    assert result.decks is not None
+    assert result.actions is not None
+    spec = FIVE_CARD_STUD if game == "stud5" else SEVEN_CARD_STUD
+    rules = TableRules(
+        spec,
+        FixedLimit(2 * bring_in, 4 * bring_in),
+        blinds=(),
+        ante=ante,
+        bring_in=bring_in,
+        table_minimum=bring_in,
+        odd_chip=OddChip.FIRST_LEFT_OF_BUTTON,
+    )
+    totals = np.zeros(players, np.int64)
+    for h in range(hands):
+        deck = Deck.stacked([Card(int(c)) for c in result.decks[h]])
+        hand = HandState(
+            rules, dict.fromkeys(range(1, players + 1), stack), h % players + 1, deck=deck
+        )
+        log = result.actions[h]
+        i = 0
+        while not hand.is_complete:
+            kind, amount = int(log[2 * i]), int(log[2 * i + 1])
+            i += 1
+            if kind == 0:
+                hand.fold()
+            elif kind == 1:
+                hand.check()
+            elif kind == 2:
+                hand.call()
+            elif kind == 3:
+                hand.raise_to(amount)
+            else:
+                hand.bring_in(amount)
+        assert int(log[2 * i]) == -1
         for seat, chips in hand.stacks.items():
             totals[seat - 1] += chips - stack
     assert totals.tolist() == result.totals.tolist()

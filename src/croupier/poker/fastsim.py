@@ -61,23 +61,53 @@ def fast_simulate(
 ) -> FastResult:
     """Play ``hands`` hands of ``players`` seats with the random policy; the button moves a
     seat a hand and stacks reset every hand. ``record`` keeps every deck and decision.
+    For stud (fixed limit), ``blinds`` is read as (ante, bring-in) and the bets are twice
+    and four times the bring-in.
 
     >>> r = fast_simulate(players=2, hands=10, stack=50, blinds=(1, 2), seed=3, record=True)
     >>> r.decks.shape, bool((r.actions[:, 0] >= 0).all())
     ((10, 52), True)
     """
-    if game not in ("holdem", "omaha"):
-        raise ValueError("the fast simulator plays holdem and omaha")
+    if game not in ("holdem", "omaha", "stud5", "stud7"):
+        raise ValueError("the fast simulator plays holdem, omaha, stud5 and stud7")
     if not 2 <= players <= 10:
         raise ValueError("2 to 10 players")
     t = tables_for(STANDARD)
     o = omaha_tables_for(STANDARD)
-    hole = 2 if game == "holdem" else 4
     small, big = blinds
     totals = np.zeros(players, np.int64)
     squares = np.zeros(players, np.int64)
     decks = np.zeros((hands if record else 0, 52), np.uint8)
     actions = np.full((hands if record else 0, 400), -1, np.int64)
+    if game.startswith("stud"):
+        if structure != "fixed-limit":
+            raise ValueError("the fast simulator plays stud in fixed limit")
+        # ``blinds`` read as (ante, bring-in); the small bet is twice the bring-in
+        kernel.run_stud(
+            players,
+            hands,
+            stack,
+            small,
+            big,
+            2 * big,
+            game == "stud7",
+            seed,
+            record,
+            t.card_key7,
+            t.card_key5,
+            t.card_suit_mask,
+            t.nonflush7,
+            t.nonflush5,
+            t.flush,
+            totals,
+            squares,
+            decks,
+            actions,
+        )
+        return FastResult(
+            hands, totals, squares, decks if record else None, actions if record else None
+        )
+    hole = 2 if game == "holdem" else 4
     kernel.run(
         players, hands, stack, small, big, hole, STRUCTURES[structure], seed, record,
         t.card_key7, t.card_key5, t.card_suit_mask, t.nonflush7, t.flush,
