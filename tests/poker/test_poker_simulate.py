@@ -72,3 +72,35 @@ def test_cli_simulate_json_reports_each_seat() -> None:
     assert [s["policy"] for s in data["seats"]] == ["hand-strength"] * 4
     assert sum(s["total"] for s in data["seats"]) == 0
     assert all(s["stderr"] >= 0 for s in data["seats"])
+
+
+@pytest.mark.parametrize(("game", "structure"), [("holdem", "no-limit"), ("stud7", "fixed-limit")])
+def test_cli_uses_the_fast_kernel_for_the_random_policy(game: str, structure: str) -> None:
+    args = [
+        "poker",
+        "simulate",
+        "--game",
+        game,
+        "--structure",
+        structure,
+        "--players",
+        "5",
+        "--hands",
+        "20000",
+        "--seed",
+        "7",
+        "--engine",
+        "fast",
+        "--json",
+    ]
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 0
+    data = json.loads(out.output)
+    assert data["hands"] == 20_000
+    assert sum(s["total"] for s in data["seats"]) == 0
+
+
+def test_cli_refuses_the_fast_kernel_where_it_cannot_play() -> None:
+    out = CliRunner().invoke(cli, ["poker", "simulate", "--game", "manila", "--engine", "fast"])
+    assert out.exit_code == 2
+    assert "fast kernel" in out.output

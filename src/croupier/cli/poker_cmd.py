@@ -15,10 +15,11 @@ from fractions import Fraction
 
 import click
 
+from croupier.poker.fastsim import fast_simulate
 from croupier.poker.games import GAMES, ForcedBets
 from croupier.poker.policies import POLICIES
 from croupier.poker.settings import TableRules
-from croupier.poker.simulate import simulate
+from croupier.poker.simulate import SimulationResult, simulate
 from croupier.poker.structures import (
     BettingStructure,
     FixedLimit,
@@ -76,6 +77,13 @@ def poker() -> None:
     help="One per seat (repeat), or one for every seat; default random.",
 )
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "referee", "fast"]),
+    default="auto",
+    show_default=True,
+    help="fast: the compiled kernel (random policy; Hold'em, Omaha, stud); auto uses it when it can.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def simulate_command(
     game: str,
@@ -87,6 +95,7 @@ def simulate_command(
     stack: int | None,
     policy_names: tuple[str, ...],
     workers: int,
+    engine: str,
     as_json: bool,
 ) -> None:
     """Play HANDS hands with built-in policies and report each seat's result per hand.
@@ -116,6 +125,38 @@ def simulate_command(
             bring_in=bb // 2,
             table_minimum=bb // 2,
         )
+    fast_ok = set(chosen or ("random",)) == {"random"} and (
+        (game in ("holdem", "omaha")
+        and structure in ("no-limit", "pot-limit", "fixed-limit"))
+        or (game in ("stud5", "stud7")
+        and structure == "fixed-limit")
+    )
+    if engine == "fast" and not fast_ok:
+        raise click.BadParameter(
+            "the fast kernel plays the random policy at Hold'em and Omaha (no, pot or fixed "
+            "limit) and fixed-limit stud",
+            param_hint="--engine",
+        )
+    if engine == "fast" or (engine == "auto" and fast_ok and workers == 1):
+        fast = fast_simulate(
+            players=players,
+            hands=hands,
+            stack=stack or 100 * bb,
+            blinds=(max(bb // 5, 1), bb // 2)
+            if spec.forced is not ForcedBets.BLINDS
+            else (bb // 2, bb),
+            game=game,
+            structure=structure,
+            seed=seed or 0,
+        )
+        result = SimulationResult(
+            hands,
+            ("random",) * players,
+            tuple(int(x) for x in fast.totals),
+            tuple(int(x) for x in fast.squares),
+        )
+        _report(result, spec.title, game, structure, players, hands, as_json)
+        return
     shown = sys.stderr.isatty() and not as_json and hands >= 2000
     with (
         click.progressbar(length=hands, label="hands", file=sys.stderr) if shown else _Null() as bar
@@ -130,13 +171,25 @@ def simulate_command(
             workers=workers,
             progress=bar.update,
         )
+    _report(result, spec.title, game, structure, players, hands, as_json)
+
+
+def _report(
+    result: SimulationResult,
+    title: str,
+    game: str,
+    structure: str,
+    players: int,
+    hands: int,
+    as_json: bool,
+) -> None:
     if as_json:
         data = result.to_dict()
         data.update(game=game, structure=structure, players=players)
         click.echo(json.dumps(data))
         return
     click.echo(
-        f"{spec.title}, {structure}, {players} players, {hands:,} hands "
+        f"{title}, {structure}, {players} players, {hands:,} hands "
         f"(chips won per hand, ± standard error)"
     )
     for seat in range(1, players + 1):
