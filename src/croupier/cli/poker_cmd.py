@@ -126,10 +126,8 @@ def simulate_command(
             table_minimum=bb // 2,
         )
     fast_ok = set(chosen or ("random",)) == {"random"} and (
-        (game in ("holdem", "omaha")
-        and structure in ("no-limit", "pot-limit", "fixed-limit"))
-        or (game in ("stud5", "stud7")
-        and structure == "fixed-limit")
+        (game in ("holdem", "omaha") and structure in ("no-limit", "pot-limit", "fixed-limit"))
+        or (game in ("stud5", "stud7") and structure == "fixed-limit")
     )
     if engine == "fast" and not fast_ok:
         raise click.BadParameter(

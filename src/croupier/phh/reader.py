@@ -101,6 +101,19 @@ class HandHistory:
     def check(self) -> None:
         """Check the variant and the required and forbidden fields (strict reading)."""
         variant = self.variant
+        if variant == "_croupier":  # a croupier game PHH lacks: its own fields describe it
+            needed = (
+                "_croupier_game",
+                "_croupier_structure",
+                "antes",
+                "starting_stacks",
+                "actions",
+            )
+            missing = [name for name in needed if name not in self.fields]
+            if missing:
+                raise PHHError(f"a croupier hand needs the fields {', '.join(missing)}",
+                               where=self.where)  # fmt: skip
+            return
         if variant not in REQUIRED:
             if variant in KNOWN_VARIANTS or variant:
                 raise UnsupportedVariantError(

@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from croupier.cards.card import Card, Rank, Suit
@@ -31,10 +32,10 @@ from croupier.cards.deck import Deck
 from croupier.errors import CardParseError, CroupierError
 from croupier.phh.profiles import PROFILES, RuleProfile, profile_by_name
 from croupier.phh.reader import HandHistory, PHHError
-from croupier.poker.games import HOLDEM, OMAHA, SEVEN_CARD_STUD, GameSpec
-from croupier.poker.settings import HeadsUpBlinds, TableRules
+from croupier.poker.games import GAMES, HOLDEM, OMAHA, SEVEN_CARD_STUD, GameSpec
+from croupier.poker.settings import HeadsUpBlinds, Rake, TableRules
 from croupier.poker.state import HandState, IllegalActionError, Phase
-from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit
+from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit, SpreadLimit
 
 __all__ = ["Replay", "replay"]
 
@@ -140,41 +141,86 @@ def _parse_actions(hh: HandHistory) -> list[_Action]:
     return out
 
 
-def _rules(hh: HandHistory, profile: RuleProfile, scale: int) -> tuple[TableRules, dict[int, int]]:
+def _structure(hh: HandHistory, scale: int) -> BettingStructure:
+    f = hh.fields
+    name = str(f.get("_croupier_structure", ""))
+    variant = hh.variant
+    if name == "no-limit" or (not name and variant == "NT"):
+        return NoLimit()
+    if name == "pot-limit" or (not name and variant == "PO"):
+        return PotLimit(ratio=Fraction(str(f.get("_croupier_pot_ratio", "1"))))
+    if name == "spread-limit":
+        low, high = (_chips(v, scale, hh.where) for v in f["_croupier_spread"])
+        return SpreadLimit(low, high)
+    if name in ("fixed-limit", "") and "small_bet" in f:
+        return FixedLimit(
+            _chips(f["small_bet"], scale, hh.where),
+            _chips(f["big_bet"], scale, hh.where),
+            big_bet_from=int(f.get("_croupier_big_bet_from", 2)),
+        )
+    raise PHHError(f"unknown betting structure {name or variant!r}", where=hh.where)
+
+
+def _rules(
+    hh: HandHistory, profile: RuleProfile, scale: int
+) -> tuple[TableRules, dict[int, int], bool]:
     f = hh.fields
     variant = hh.variant
-    game = _GAMES[variant]
-    structure: BettingStructure
-    if variant == "NT":
-        structure = NoLimit()
-    elif variant == "PO":
-        structure = PotLimit()
-    else:
-        structure = FixedLimit(_chips(f["small_bet"], scale, hh.where),
-                               _chips(f["big_bet"], scale, hh.where), big_bet_from=2)  # fmt: skip
+    game = GAMES[str(f["_croupier_game"])] if "_croupier_game" in f else _GAMES[variant]
+    structure = _structure(hh, scale)
     antes = [_chips(a, scale, hh.where) for a in f["antes"]]
     n = len(antes)
-    if variant == "F7S":
+    unit = _chips(f["_croupier_chip_unit"], scale, hh.where) if "_croupier_chip_unit" in f else 1
+    extra: dict[str, Any] = {
+        "odd_chip": profile.odd_chip,
+        "heads_up": profile.heads_up,
+        "chip_unit": unit,
+    }
+    if "_croupier_table_maximum" in f:
+        extra["table_maximum"] = _chips(f["_croupier_table_maximum"], scale, hh.where)
+    if "_croupier_rake" in f:
+        rake = f["_croupier_rake"]
+        extra["rake"] = Rake(
+            Fraction(str(rake["percent"])),
+            None if rake["cap"] < 0 else _chips(rake["cap"], scale, hh.where),
+            _chips(rake["per_hand"], scale, hh.where),
+            bool(rake["no_flop_no_drop"]),
+        )
+    voluntary = bool(f.get("_croupier_voluntary_blind", False))
+    if "bring_in" in f:
         bring_in = _chips(f["bring_in"], scale, hh.where)
-        rules = TableRules(game, structure, blinds=(), ante=max(max(antes), 1), bring_in=bring_in,
-                           table_minimum=bring_in,
-                           odd_chip=profile.odd_chip, heads_up=profile.heads_up)  # fmt: skip
+        minimum = f.get("_croupier_table_minimum")
+        table_minimum = _chips(minimum, scale, hh.where) if minimum is not None else bring_in
+        rules = TableRules(
+            game,
+            structure,
+            blinds=(),
+            ante=max(max(antes), 1),
+            bring_in=bring_in,
+            table_minimum=table_minimum,
+            **extra,
+        )
+        return rules, {seat: antes[seat - 1] for seat in range(1, n + 1)}, False
+    posted = [_chips(b, scale, hh.where) for b in f["blinds_or_straddles"]]
+    if n == 2:
+        # PHH's heads-up reversal: p1 posts the second entry, p2 (the button) the first.
+        # The engine's blinds run from the first poster: the button when it posts first,
+        # else the player left of it (17.1(c) as written).
+        by_player = posted[::-1]
+        button_first = profile.heads_up is HeadsUpBlinds.BUTTON_POSTS_FIRST
+        posted = [by_player[1], by_player[0]] if button_first else by_player
+    blinds = tuple(b for b in posted if b)
+    if voluntary:
+        blinds = blinds[:-1]  # the voluntary blind is posted by HandState(voluntary_blind=True)
+    elif n > 2 and any(posted[len(blinds) :]):
+        raise PHHError("straddles are not supported yet", where=hh.where)
+    if "_croupier_table_minimum" in f:
+        table_minimum = _chips(f["_croupier_table_minimum"], scale, hh.where)
     else:
-        posted = [_chips(b, scale, hh.where) for b in f["blinds_or_straddles"]]
-        if n == 2:
-            # PHH's heads-up reversal: p1 posts the second entry, p2 (the button) the first.
-            # The engine's blinds run from the first poster: the button when it posts first,
-            # else the player left of it (17.1(c) as written).
-            by_player = posted[::-1]
-            button_first = profile.heads_up is HeadsUpBlinds.BUTTON_POSTS_FIRST
-            posted = [by_player[1], by_player[0]] if button_first else by_player
-        blinds = tuple(b for b in posted if b)
-        if n > 2 and any(posted[len(blinds) :]):
-            raise PHHError("straddles are not supported yet", where=hh.where)
         minimum = _chips(f["min_bet"], scale, hh.where) if "min_bet" in f else blinds[-1]
-        rules = TableRules(game, structure, blinds=blinds, table_minimum=min(minimum, blinds[-1]),
-                           odd_chip=profile.odd_chip, heads_up=profile.heads_up)  # fmt: skip
-    return rules, {seat: antes[seat - 1] for seat in range(1, n + 1)}
+        table_minimum = min(minimum, blinds[-1])
+    rules = TableRules(game, structure, blinds=blinds, table_minimum=table_minimum, **extra)
+    return rules, {seat: antes[seat - 1] for seat in range(1, n + 1)}, voluntary
 
 
 class _Replayer:
@@ -182,15 +228,22 @@ class _Replayer:
         self.hh = hh
         self.strict = strict
         self.scale = _scale(hh)
-        self.rules, antes = _rules(hh, profile, self.scale)
+        self.rules, antes, voluntary = _rules(hh, profile, self.scale)
         stacks = [_chips(s, self.scale, hh.where) for s in hh.fields["starting_stacks"]]
         n = len(stacks)
         self.actions = _parse_actions(hh)
         self.warnings: list[str] = []
         self._learn_cards(n)
-        self.hand = HandState(self.rules, {i + 1: s for i, s in enumerate(stacks)}, button=n,
-                              deck=Deck([], shuffle=False), automatic=False, antes=antes,
-                              ante_trimming=bool(hh.fields.get("ante_trimming_status", False)))  # fmt: skip
+        self.hand = HandState(
+            self.rules,
+            {i + 1: s for i, s in enumerate(stacks)},
+            button=n,
+            deck=Deck([], shuffle=False),
+            automatic=False,
+            antes=antes,
+            voluntary_blind=voluntary,
+            ante_trimming=bool(hh.fields.get("ante_trimming_status", False)),
+        )
 
     def _seat(self, actor: str, where: str) -> int:
         if not actor.startswith("p") or not actor[1:].isdigit():
@@ -213,14 +266,16 @@ class _Replayer:
                 self.board.extend(_cards(a.args[0], where))
             elif a.verb == "sm" and a.args:
                 self.shown[self._seat(a.actor, where)] = _cards(a.args[0], where)
-        for seat, cards in self.shown.items():
+        draws = any(street.draw for street in self.rules.game.streets)
+        for seat, cards in ({} if draws else self.shown).items():
             mine = self.dealt[seat]
             for i, card in enumerate(cards):
                 if card is None:
                     continue
                 if i < len(mine) and mine[i] is not None and mine[i] != card:
-                    raise PHHError(f"p{seat} shows {card} but was dealt {mine[i]}",
-                                   where=self.hh.where)  # fmt: skip
+                    raise PHHError(
+                        f"p{seat} shows {card} but was dealt {mine[i]}", where=self.hh.where
+                    )
                 if i < len(mine):
                     mine[i] = card
                 else:
@@ -228,8 +283,9 @@ class _Replayer:
         known = {c for cards in self.dealt.values() for c in cards if c is not None}
         known |= {c for c in self.board if c is not None}
         lowest = self.rules.game.ranking.lowest_rank
-        self.spare = deque(Card.of(r, s) for r in Rank if r >= lowest for s in Suit
-                           if Card.of(r, s) not in known)  # fmt: skip
+        self.spare = deque(
+            Card.of(r, s) for r in Rank if r >= lowest for s in Suit if Card.of(r, s) not in known
+        )
         self.queues = {s: deque(cards) for s, cards in self.dealt.items()}
         self.board_queue = deque(self.board)
 
@@ -260,10 +316,14 @@ class _Replayer:
             if player.folded:
                 continue
             shown = self.shown.get(seat)
-            mucked = any(a.verb == "sm" and not a.args and self._seat(a.actor, "") == seat
-                         for a in self.actions if a.actor != "d")  # fmt: skip
+            mucked = any(
+                a.verb == "sm" and not a.args and self._seat(a.actor, "") == seat
+                for a in self.actions
+                if a.actor != "d"
+            )
             unknown = any(c is None for c in self.dealt[seat]) and not shown
-            if mucked or unknown:
+            own_file = "_croupier_game" in self.hh.fields  # croupier mucks only losing hands
+            if (mucked and not own_file) or unknown:
                 hand.concede(seat)
         hand.step()
 
@@ -298,8 +358,11 @@ class _Replayer:
                 hand.fold()
                 self._run_chores()
             if hand.actor != seat:
-                raise PHHError(f"p{seat} acts out of turn: p{hand.actor} is to act",
-                               where=where, rule="Poker definitions: Betting Round")  # fmt: skip
+                raise PHHError(
+                    f"p{seat} acts out of turn: p{hand.actor} is to act",
+                    where=where,
+                    rule="Poker definitions: Betting Round",
+                )
             try:
                 self._apply(a, where)
             except IllegalActionError as exc:
@@ -327,8 +390,13 @@ class _Replayer:
         elif a.verb == "f":
             hand.fold()
         elif a.verb == "sd":
-            raise PHHError("draw actions belong to draw variants croupier does not play",
-                           where=where)  # fmt: skip
+            if not legal.discard:
+                raise PHHError("no draw is due", where=where, rule="Draw 11 (deal and draw)")
+            thrown = [c for c in _cards(a.args[0], where) if c is not None] if a.args else []
+            seat = legal.seat
+            fresh = [self._next(self.queues[seat]) for _ in thrown]
+            hand.deck.put_on_top(fresh)
+            hand.discard(thrown)
         else:
             raise PHHError(f"unknown action {a.verb!r}", where=where)
 

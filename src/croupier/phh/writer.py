@@ -28,7 +28,7 @@ from croupier.cards.card import Card, format_cards
 from croupier.poker import events as ev
 from croupier.poker.settings import HeadsUpBlinds, OddChip
 from croupier.poker.state import HandState
-from croupier.poker.structures import FixedLimit, NoLimit, PotLimit
+from croupier.poker.structures import FixedLimit, NoLimit, PotLimit, SpreadLimit
 
 __all__ = ["dumps", "dumps_all", "hand_to_fields"]
 
@@ -85,13 +85,29 @@ def hand_to_fields(hand: HandState) -> dict[str, Any]:
         fields["finishing_stacks"] = [hand.stacks[s] for s in order]
     fields["seats"] = list(order)
     fields["_croupier_profile"] = _profile(hand)
-    if variant == "_croupier":
-        fields["_croupier_game"] = hand.game.name
-        fields["_croupier_structure"] = structure.name
-        if isinstance(structure, PotLimit):
-            fields["_croupier_pot_ratio"] = str(structure.ratio)
-        if isinstance(structure, FixedLimit):
-            fields["_croupier_big_bet_from"] = structure.big_bet_from
+    fields["_croupier_game"] = hand.game.name
+    fields["_croupier_structure"] = structure.name
+    if isinstance(structure, PotLimit):
+        fields["_croupier_pot_ratio"] = str(structure.ratio)
+    if isinstance(structure, FixedLimit):
+        fields["_croupier_big_bet_from"] = structure.big_bet_from
+    if isinstance(structure, SpreadLimit):
+        fields["_croupier_spread"] = [structure.minimum, structure.maximum]
+    fields["_croupier_table_minimum"] = rules.table_minimum
+    if rules.table_maximum is not None:
+        fields["_croupier_table_maximum"] = rules.table_maximum
+    if hand.voluntary_blind:
+        fields["_croupier_voluntary_blind"] = True
+    if hand.ante_trimming:
+        fields["ante_trimming_status"] = True
+    rake = rules.rake
+    if rake.percent or rake.per_hand:
+        fields["_croupier_rake"] = {
+            "percent": str(rake.percent),
+            "cap": -1 if rake.cap is None else rake.cap,
+            "per_hand": rake.per_hand,
+            "no_flop_no_drop": rake.no_flop_no_drop,
+        }
     fields["_croupier_chip_unit"] = rules.chip_unit
     return fields
 
