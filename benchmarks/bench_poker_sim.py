@@ -71,6 +71,10 @@ def pokerkit_rate(game: str, players: int, hands: int, stack: int) -> float:
             return pk.NoLimitTexasHoldem.create_state(
                 automations, True, 0, (1, 2), 2, stack, players
             )
+        if game == "holdem-fl":
+            return pk.FixedLimitTexasHoldem.create_state(
+                automations, True, 0, (1, 2), 2, 4, stack, players
+            )
         if game == "omaha":
             return pk.PotLimitOmahaHoldem.create_state(
                 automations, True, 0, (1, 2), 2, stack, players
@@ -138,6 +142,11 @@ def main(argv: list[str] | None = None) -> int:
         ),
         ("Pot-limit Omaha", TableRules(OMAHA, PotLimit(), blinds=(1, 2), table_minimum=2), "omaha"),
         (
+            "Fixed-limit Hold'em",
+            TableRules(HOLDEM, FixedLimit(2, 4), blinds=(1, 2), table_minimum=2),
+            "holdem-fl",
+        ),
+        (
             "Fixed-limit 7 Card Stud",
             TableRules(
                 SEVEN_CARD_STUD, FixedLimit(2, 4), blinds=(), ante=1, bring_in=1, table_minimum=1
@@ -150,12 +159,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{'game':<26}{'PokerKit':>12}{'engine':>12}{'fast kernel':>14}{'engine/PK':>11}{'fast/PK':>10}"
     )
     for title, rules, fast_game in games:
-        kind = "stud" if fast_game == "stud7" else str(fast_game)
+        kind = {"stud7": "stud", "holdem-fl": "holdem-fl"}.get(str(fast_game), str(fast_game))
         peer = pokerkit_rate(kind, players, args.hands, stack)
         engine = engine_rate(rules, players, args.hands * 3, stack)
         fast = None
         if fast_game is not None:
             structure = {"holdem": "no-limit", "omaha": "pot-limit"}.get(fast_game, "fixed-limit")
+            fast_game = "holdem" if fast_game == "holdem-fl" else fast_game
             start = time.perf_counter()
             fast_simulate(
                 players=players,
