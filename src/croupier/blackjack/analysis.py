@@ -92,7 +92,11 @@ def insurance_ev(*, decks: int | None = None) -> Fraction:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The value of each decision for one rule set (infinite deck), per unit wagered."""
+    """The value of each decision for one rule set (infinite deck), per unit wagered.
+
+    >>> Analysis(NZ).best(1, 1, 6)[0]
+    'split'
+    """
 
     rules: BlackjackRules
     """The rule set analysed."""
