@@ -61,7 +61,7 @@ def _raise_range(
     all_in_total = bet[a] + stack[a]
     fixed = big if street < 2 else 2 * big
     full_bet = fixed if structure == 2 else big
-    opening = current < full_bet
+    opening = current == 0 or (structure == 2 and current < full_bet)
     if opening:
         low = full_bet
     elif structure == 2:
@@ -232,7 +232,7 @@ def run(
                         increment = amount - current
                         fixed = big if street < 2 else 2 * big
                         full_bet = fixed if structure == 2 else big
-                        if current < full_bet:
+                        if current == 0 or (structure == 2 and current < full_bet):
                             full = amount >= full_bet
                             size = amount
                         else:

@@ -252,6 +252,7 @@ class HandState:
         self._full_raises = 0
         self._aggressor: int | None = None
         self._bring_in_due = False
+        self._short_bring_in = False
         self._awarded: list[ev.PotAwarded] = []
         self._hands: dict[int, HandValue] = {}
         self._restocked: set[Card] = set()
@@ -523,6 +524,7 @@ class HandState:
         first = self._first_to_act(street)
         self._to_act = set(able)
         self._bring_in_due = street.opener is Opener.LOWEST_UP_CARD
+        self._short_bring_in = False
         self._actor = first if first in self._to_act else self._next_from(first)
 
     def _first_to_act(self, street: Street) -> int:
@@ -724,7 +726,7 @@ class HandState:
         unit = self.rules.chip_unit
         full_bet = structure.min_bet(street, table_min)
         fixed = structure.fixed_increment(street)
-        opening = self._bring_in_due or self._current_bet < full_bet
+        opening = self._bring_in_due or self._completes(full_bet, fixed)
         if self._bring_in_due:
             low = self.rules.bring_in_amount  # 12.2(a): at least the table minimum
         elif opening:
@@ -896,7 +898,7 @@ class HandState:
         structure = self.rules.structure
         increment = total - self._current_bet
         full_bet = structure.min_bet(self.street, self.rules.table_minimum)
-        if bring_in or self._current_bet < full_bet:
+        if bring_in or self._completes(full_bet, structure.fixed_increment(self.street)):
             # an opening bet (or a bring-in, or completing one): full when it is a whole bet
             full = total >= full_bet
             size = total
@@ -914,6 +916,7 @@ class HandState:
         self._current_bet = total
         self._aggressor = player.seat
         self._bring_in_due = False
+        self._short_bring_in = bring_in and not full
         all_in = player.stack == 0
         if bring_in:
             self._log(ev.BringIn(player.seat, total, all_in))
@@ -921,6 +924,14 @@ class HandState:
             self._log(ev.RaisedTo(player.seat, total, increment, full, all_in))
         self._to_act = {p.seat for p in self.players.values() if p.can_act and p is not player}
         self._acted(player)
+
+    def _completes(self, full_bet: int, fixed: int | None) -> bool:
+        """Whether the next bet completes an opening smaller than a full bet: no bet yet,
+        a short stud bring-in, or (limit poker only) a short all-in opening bet. In no limit
+        and pot limit a raise over a short all-in is a full raise over it (Decision 3.2-1)."""
+        if self._current_bet == 0 or self._short_bring_in:
+            return True
+        return fixed is not None and self._current_bet < full_bet
 
     def _acted(self, player: PlayerState) -> None:
         player.acted_serial = self._full_raises
