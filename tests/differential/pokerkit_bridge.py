@@ -49,13 +49,13 @@ fixed limit                                                                     
 bet": the first wager of   complete it to a full bet (17.6(c)      raise size starts at 0): it reopens     limit rules complete only an all-in of
 a round (or a stud         completion), and players who checked    the betting, and the next raise must    less than half a bet, TDA 47B; neither
 completion) is an all-in   before it may only call or fold.        be a full bet on top of it.             engine has the half-bet test). No limit
-for less than a full bet                                                                                   and pot limit: croupier's completion is
-                                                                                                           a BUG (Decision 3.2-1; Robert's Rules:
-                                                                                                           "completing the bet is a limit poker
-                                                                                                           wager type only"), counted as "BUG:
-                                                                                                           no/pot-limit raise completes a short
-                                                                                                           all-in bet" and pinned by an xfail
-                                                                                                           test; PokerKit reopening for checkers
+for less than a full bet                                                                                   and pot limit: croupier raises a full
+                                                                                                           raise on top (Decision 3.2-1; Robert's
+                                                                                                           Rules: "completing the bet is a limit
+                                                                                                           poker wager type only"); the first runs
+                                                                                                           found croupier completing it, now fixed
+                                                                                                           and pinned by a test; PokerKit may refuse
+                                                                                                           that raise. PokerKit reopening for checkers
                                                                                                            is its own difference from Robert's
                                                                                                            Rules. While the short bet is the only
                                                                                                            wager both ranges are checked exactly
