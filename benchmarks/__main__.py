@@ -24,7 +24,7 @@ try:
 except ImportError:  # running from a checkout without an install: use ./src
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from benchmarks import bench_equity, bench_eval7, bench_omaha, bench_startup
+from benchmarks import bench_diff_pokerkit, bench_equity, bench_eval7, bench_omaha, bench_startup
 from benchmarks._harness import BenchResult, Config, cores, numba_threads, print_result, target_text
 
 BENCHMARKS: dict[str, Callable[[Config], BenchResult]] = {
@@ -32,6 +32,7 @@ BENCHMARKS: dict[str, Callable[[Config], BenchResult]] = {
     "omaha": bench_omaha.run,
     "equity": bench_equity.run,
     "startup": bench_startup.run,
+    "diff_pokerkit": bench_diff_pokerkit.run,
 }
 
 
