@@ -3,7 +3,6 @@ card for card and decision for decision through HandState, ends with the same st
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from croupier.cards import Card, Deck
@@ -19,7 +18,7 @@ from croupier.poker import (
     PotLimit,
     TableRules,
 )
-from croupier.poker.fastsim import fast_simulate
+from croupier.poker.fastsim import FastResult, fast_simulate
 from croupier.poker.structures import BettingStructure
 
 
@@ -29,6 +28,37 @@ def structure_for(name: str, big: int) -> BettingStructure:
         "pot-limit": PotLimit(),
         "fixed-limit": FixedLimit(big, 2 * big),
     }[name]
+
+
+def replay_totals(result: FastResult, rules: TableRules, players: int, stack: int) -> list[int]:
+    """Replay every recorded hand through the referee; each seat's net chips in all."""
+    assert result.decks is not None
+    assert result.actions is not None
+    totals = [0] * players
+    for h in range(result.hands):
+        deck = Deck.stacked([Card(int(c)) for c in result.decks[h]])
+        hand = HandState(
+            rules, dict.fromkeys(range(1, players + 1), stack), h % players + 1, deck=deck
+        )
+        log = result.actions[h]
+        i = 0
+        while not hand.is_complete:
+            kind, amount = int(log[2 * i]), int(log[2 * i + 1])
+            i += 1
+            if kind == 0:
+                hand.fold()
+            elif kind == 1:
+                hand.check()
+            elif kind == 2:
+                hand.call()
+            elif kind == 3:
+                hand.raise_to(amount)
+            else:
+                hand.bring_in(amount)
+        assert int(log[2 * i]) == -1  # the referee needed exactly the kernel's decisions
+        for seat, chips in hand.stacks.items():
+            totals[seat - 1] += chips - stack
+    return totals
 
 
 @pytest.mark.parametrize("game", ["holdem", "omaha"])
@@ -58,29 +88,8 @@ def test_every_fast_hand_replays_through_the_referee(
         table_minimum=big,
         odd_chip=OddChip.FIRST_LEFT_OF_BUTTON,
     )
-    totals = np.zeros(players, np.int64)
-    for h in range(hands):
-        deck = Deck.stacked([Card(int(c)) for c in result.decks[h]])
-        hand = HandState(
-            rules, dict.fromkeys(range(1, players + 1), stack), h % players + 1, deck=deck
-        )
-        log = result.actions[h]
-        i = 0
-        while not hand.is_complete:
-            kind, amount = int(log[2 * i]), int(log[2 * i + 1])
-            i += 1
-            if kind == 0:
-                hand.fold()
-            elif kind == 1:
-                hand.check()
-            elif kind == 2:
-                hand.call()
-            else:
-                hand.raise_to(amount)
-        assert int(log[2 * i]) == -1  # the referee needed exactly the kernel's decisions
-        for seat, chips in hand.stacks.items():
-            totals[seat - 1] += chips - stack
-    assert totals.tolist() == result.totals.tolist()
+    totals = replay_totals(result, rules, players, stack)
+    assert totals == result.totals.tolist()
 
 
 @pytest.mark.parametrize("game", ["stud5", "stud7"])
@@ -110,28 +119,5 @@ def test_every_fast_stud_hand_replays_through_the_referee(game: str, players: in
         table_minimum=bring_in,
         odd_chip=OddChip.FIRST_LEFT_OF_BUTTON,
     )
-    totals = np.zeros(players, np.int64)
-    for h in range(hands):
-        deck = Deck.stacked([Card(int(c)) for c in result.decks[h]])
-        hand = HandState(
-            rules, dict.fromkeys(range(1, players + 1), stack), h % players + 1, deck=deck
-        )
-        log = result.actions[h]
-        i = 0
-        while not hand.is_complete:
-            kind, amount = int(log[2 * i]), int(log[2 * i + 1])
-            i += 1
-            if kind == 0:
-                hand.fold()
-            elif kind == 1:
-                hand.check()
-            elif kind == 2:
-                hand.call()
-            elif kind == 3:
-                hand.raise_to(amount)
-            else:
-                hand.bring_in(amount)
-        assert int(log[2 * i]) == -1
-        for seat, chips in hand.stacks.items():
-            totals[seat - 1] += chips - stack
-    assert totals.tolist() == result.totals.tolist()
+    totals = replay_totals(result, rules, players, stack)
+    assert totals == result.totals.tolist()

@@ -295,72 +295,20 @@ def run(
                     values[s] = lookup_any(k, m, nf7, flush)
                 else:
                     values[s] = omaha_one(holes[s], board, key5, bidx, hidx, onf, n_holes, flush)
-        # chips no live player can win go back (everyone still in is all in)
-        all_in_only = True
-        cap = 0
-        for s in range(n):
-            if not folded[s]:
-                if stack[s] > 0:
-                    all_in_only = False
-                cap = max(cap, contrib[s])
-        if all_in_only:
-            for s in range(n):
-                if contrib[s] > cap:
-                    stack[s] += contrib[s] - cap
-                    contrib[s] = cap
-        # pots by all-in levels, merged when the eligible seats repeat
-        n_pots = 0
-        previous = 0
-        covering = False
-        for s in range(n):
-            if not folded[s] and stack[s] > 0:
-                covering = True
-        while True:
-            level = _BIG
-            for s in range(n):
-                if not folded[s] and stack[s] == 0 and contrib[s] > previous and contrib[s] < level:
-                    level = contrib[s]
-            if level == _BIG and not covering:
-                break
-            amount = 0
-            for s in range(n):
-                amount += min(contrib[s], level) - min(contrib[s], previous)
-            same = n_pots > 0
-            for s in range(n):
-                eligible = (not folded[s]) and (stack[s] > 0 or contrib[s] >= level)
-                if n_pots > 0 and eligible != pot_mask[n_pots - 1, s]:
-                    same = False
-                pot_mask[n_pots, s] = eligible
-            if same:
-                pot_amount[n_pots - 1] += amount
-            elif amount > 0:
-                pot_amount[n_pots] = amount
-                n_pots += 1
-            if level == _BIG:
-                break
-            previous = level
-        for p in range(n_pots):
-            best = -1
-            winners = 0
-            for s in range(n):
-                if pot_mask[p, s]:
-                    v = values[s] if live > 1 else 0
-                    if v > best:
-                        best = v
-                        winners = 1
-                    elif v == best:
-                        winners += 1
-            share = pot_amount[p] // winners
-            odd = pot_amount[p] - share * winners
-            for k in range(1, n + 1):
-                s = (button + k) % n
-                if pot_mask[p, s] and (values[s] if live > 1 else 0) == best:
-                    stack[s] += share + odd
-                    odd = 0
-        for s in range(n):
-            net = stack[s] - stack0
-            totals[s] += net
-            squares[s] += net * net
+        _settle(
+            n,
+            folded,
+            stack,
+            contrib,
+            values,
+            live,
+            button,
+            stack0,
+            pot_amount,
+            pot_mask,
+            totals,
+            squares,
+        )
 
 
 @njit(cache=True)
@@ -707,67 +655,92 @@ def run_stud(
                         values[s] = flush[mask]
                     else:
                         values[s] = nf5[k >> 16]
-        all_in_only = True
-        cap = 0
+        _settle(
+            n,
+            folded,
+            stack,
+            contrib,
+            values,
+            live,
+            button,
+            stack0,
+            pot_amount,
+            pot_mask,
+            totals,
+            squares,
+        )
+
+
+@njit(cache=True)
+def _settle(
+    n, folded, stack, contrib, values, live, button, stack0, pot_amount, pot_mask, totals, squares
+):
+    """Return chips no live player can win, build the pots at the all-in levels (merged when
+    the eligible seats repeat), pay each to its best hands (odd chip to the first winner
+    left of the button) and add each seat's result to the totals."""
+    # chips no live player can win go back (everyone still in is all in)
+    all_in_only = True
+    cap = 0
+    for s in range(n):
+        if not folded[s]:
+            if stack[s] > 0:
+                all_in_only = False
+            cap = max(cap, contrib[s])
+    if all_in_only:
         for s in range(n):
-            if not folded[s]:
-                if stack[s] > 0:
-                    all_in_only = False
-                cap = max(cap, contrib[s])
-        if all_in_only:
-            for s in range(n):
-                if contrib[s] > cap:
-                    stack[s] += contrib[s] - cap
-                    contrib[s] = cap
-        n_pots = 0
-        previous = 0
-        covering = False
+            if contrib[s] > cap:
+                stack[s] += contrib[s] - cap
+                contrib[s] = cap
+    # pots by all-in levels, merged when the eligible seats repeat
+    n_pots = 0
+    previous = 0
+    covering = False
+    for s in range(n):
+        if not folded[s] and stack[s] > 0:
+            covering = True
+    while True:
+        level = _BIG
         for s in range(n):
-            if not folded[s] and stack[s] > 0:
-                covering = True
-        while True:
-            level = _BIG
-            for s in range(n):
-                if not folded[s] and stack[s] == 0 and contrib[s] > previous and contrib[s] < level:
-                    level = contrib[s]
-            if level == _BIG and not covering:
-                break
-            amount = 0
-            for s in range(n):
-                amount += min(contrib[s], level) - min(contrib[s], previous)
-            same = n_pots > 0
-            for s in range(n):
-                eligible = (not folded[s]) and (stack[s] > 0 or contrib[s] >= level)
-                if n_pots > 0 and eligible != pot_mask[n_pots - 1, s]:
-                    same = False
-                pot_mask[n_pots, s] = eligible
-            if same:
-                pot_amount[n_pots - 1] += amount
-            elif amount > 0:
-                pot_amount[n_pots] = amount
-                n_pots += 1
-            if level == _BIG:
-                break
-            previous = level
-        for p in range(n_pots):
-            best = -1
-            winners = 0
-            for s in range(n):
-                if pot_mask[p, s]:
-                    v = values[s] if live > 1 else 0
-                    if v > best:
-                        best = v
-                        winners = 1
-                    elif v == best:
-                        winners += 1
-            share = pot_amount[p] // winners
-            odd = pot_amount[p] - share * winners
-            for k in range(1, n + 1):
-                s = (button + k) % n
-                if pot_mask[p, s] and (values[s] if live > 1 else 0) == best:
-                    stack[s] += share + odd
-                    odd = 0
+            if not folded[s] and stack[s] == 0 and contrib[s] > previous and contrib[s] < level:
+                level = contrib[s]
+        if level == _BIG and not covering:
+            break
+        amount = 0
         for s in range(n):
-            net = stack[s] - stack0
-            totals[s] += net
-            squares[s] += net * net
+            amount += min(contrib[s], level) - min(contrib[s], previous)
+        same = n_pots > 0
+        for s in range(n):
+            eligible = (not folded[s]) and (stack[s] > 0 or contrib[s] >= level)
+            if n_pots > 0 and eligible != pot_mask[n_pots - 1, s]:
+                same = False
+            pot_mask[n_pots, s] = eligible
+        if same:
+            pot_amount[n_pots - 1] += amount
+        elif amount > 0:
+            pot_amount[n_pots] = amount
+            n_pots += 1
+        if level == _BIG:
+            break
+        previous = level
+    for p in range(n_pots):
+        best = -1
+        winners = 0
+        for s in range(n):
+            if pot_mask[p, s]:
+                v = values[s] if live > 1 else 0
+                if v > best:
+                    best = v
+                    winners = 1
+                elif v == best:
+                    winners += 1
+        share = pot_amount[p] // winners
+        odd = pot_amount[p] - share * winners
+        for k in range(1, n + 1):
+            s = (button + k) % n
+            if pot_mask[p, s] and (values[s] if live > 1 else 0) == best:
+                stack[s] += share + odd
+                odd = 0
+    for s in range(n):
+        net = stack[s] - stack0
+        totals[s] += net
+        squares[s] += net * net
