@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from croupier.blackjack.rules import NZ, BlackjackRules, DealerBlackjackTakes, DoubleOn, HoleCard
+from croupier.blackjack.rules import NZ, BlackjackRules, DealerBlackjackTakes, HoleCard
 
 __all__ = [
     "OUTCOMES",
@@ -267,6 +267,3 @@ def house_edge(rules: BlackjackRules = NZ) -> float:
     True
     """
     return Analysis(rules).house_edge()
-
-
-_DOCTEST = (DoubleOn,)

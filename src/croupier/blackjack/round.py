@@ -645,11 +645,9 @@ class BlackjackRound:
                 self.bank -= net
                 self.bankrolls[player] += stake + net
                 self._log(ev.InsuranceSettled(number, player, stake, net))
-            for player, original in box.wagers.items():
+            for player in box.wagers:
                 # chips this player has on the layout go to the bank first; winnings come back
-                staked = sum(h.stakes[player] for h in box.hands)
-                self.bank += staked
-                lost_to_busts = 0
+                self.bank += sum(h.stakes[player] for h in box.hands)
                 for index, hand in enumerate(box.hands):
                     stake = hand.stakes[player]
                     if player in box.even_money:
@@ -658,24 +656,21 @@ class BlackjackRound:
                                                  stake, "Decision 3.1-6"))  # fmt: skip
                         continue
                     outcome, net, rule = self._outcome(hand, stake, dealer_bj, dealer_total, unit)
-                    if outcome == "bust":
-                        lost_to_busts += stake
                     if dealer_bj and outcome == "dealer blackjack":
                         continue  # settled below, across the box (11.7)
                     self._pay(player, stake + net)
                     self._log(ev.HandSettled(number, index, player, outcome, stake, net, rule))
                 if dealer_bj:
-                    self._dealer_blackjack(box, player, original, lost_to_busts)
+                    self._dealer_blackjack(box, player)
         self.phase = RoundPhase.SETTLED
         self._turn = None
         self._log(ev.RoundSettled(tuple(sorted(self.bankrolls.items())), self.bank))
 
-    def _dealer_blackjack(self, box: Box, player: str, original: int, lost_to_busts: int) -> None:
+    def _dealer_blackjack(self, box: Box, player: str) -> None:
         """11.7: a dealer blackjack takes the original wager (from the first hand), and split
         or doubled stakes only where the table's settings say so; the rest is returned.
         Busted hands are already lost (4.1(f))."""
         rules = self.rules
-        del original, lost_to_busts  # each hand's share follows from its own stakes
         for index, hand in enumerate(box.hands):
             if hand.busted or hand.surrendered or hand.is_blackjack:
                 continue

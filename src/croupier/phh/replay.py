@@ -30,7 +30,7 @@ from typing import Any
 from croupier.cards.card import Card, Rank, Suit
 from croupier.cards.deck import Deck
 from croupier.errors import CardParseError, CroupierError
-from croupier.phh.profiles import PROFILES, RuleProfile, profile_by_name
+from croupier.phh.profiles import RuleProfile, profile_by_name
 from croupier.phh.reader import HandHistory, PHHError
 from croupier.poker.games import GAMES, HOLDEM, OMAHA, SEVEN_CARD_STUD, GameSpec
 from croupier.poker.settings import HeadsUpBlinds, Rake, TableRules
@@ -419,6 +419,3 @@ def replay(
         rule = getattr(exc, "rule", None)
         raise PHHError(str(exc), where=history.where, rule=rule) from None
     return Replay(history, hand, replayer.scale, chosen, replayer.warnings)
-
-
-_DOCTEST = PROFILES

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from croupier.evaluation.kernels import combinations_array, lookup_any
 from croupier.evaluation.omaha_table import omaha_tables_for
 from croupier.evaluation.rankings import STANDARD
 from croupier.evaluation.tables import tables_for
@@ -120,6 +119,3 @@ def fast_simulate(
     )  # fmt: skip
     return FastResult(hands, totals, squares, decks if record else None,
                       actions if record else None)  # fmt: skip
-
-
-_UNUSED = (combinations_array, lookup_any)
