@@ -12,6 +12,7 @@ import sys
 import click
 
 from croupier import __version__
+from croupier.cli.blackjack_cmd import blackjack
 from croupier.cli.demo_cmd import demo
 from croupier.cli.equity_cmd import equity
 from croupier.cli.eval_cmd import eval_command
@@ -35,6 +36,7 @@ cli.add_command(rules)
 cli.add_command(demo)
 cli.add_command(replay_command)
 cli.add_command(poker)
+cli.add_command(blackjack)
 
 
 def main(argv: list[str] | None = None) -> int:
