@@ -151,6 +151,21 @@ class Deck:
             seen.add(card)
         self._cards.extend(reversed(cards))
 
+    def reuse_discards(self, cards: Iterable[Card]) -> None:
+        """Put discarded cards under the stub, to be dealt again (a draw poker stub that runs
+        short); they stay on record as dealt and discarded before.
+
+        >>> deck = Deck.stacked("As Kd")
+        >>> deck.discard(deck.draw(1)); deck.reuse_discards(deck.discards)
+        >>> deck.draw(2)
+        (Card('Kd'), Card('As'))
+        """
+        cards = tuple(cards)
+        for card in cards:
+            if card not in self._discards:
+                raise CroupierError(f"{card} is not on the discard pile")
+        self._cards[:0] = reversed(cards)  # under the remaining cards, first card dealt first
+
     def draw(self, n: int = 1) -> tuple[Card, ...]:
         """Deal ``n`` cards from the top.
 

@@ -390,11 +390,7 @@ class HandState:
             raise CroupierError("the deck is exhausted")
         random.Random(len(self.events)).shuffle(pool)
         self._restocked.update(pool)
-        stub = Deck(list(self.deck.remaining) + pool, shuffle=False)
-        stub._dealt = self.deck._dealt  # keep one record of every card dealt
-        stub._burned = self.deck._burned
-        stub._discards = self.deck._discards
-        self.deck = stub
+        self.deck.reuse_discards(pool)
 
     # ---------------------------------------------------------- dealer chores
     def step(self) -> ev.Event | None:
