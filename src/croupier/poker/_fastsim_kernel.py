@@ -255,30 +255,8 @@ def run(
                         actions[h, 2 * logged + 1] = amount
                         logged += 1
                     acted[actor] = full_raises
-                    to_act[actor] = False
-                    if live == 1:
-                        for s in range(n):
-                            to_act[s] = False
-                    nxt = _next_in(to_act, actor, n)
-                    while nxt >= 0 and not ((not folded[nxt]) and stack[nxt] > 0):
-                        to_act[nxt] = False
-                        nxt = _next_in(to_act, nxt, n)
-                    actor = nxt
-            # collect: the uncalled part of the highest bet goes back
-            top = -1
-            second = -1
-            for s in range(n):
-                if top < 0 or bet[s] > bet[top]:
-                    top = s
-            for s in range(n):
-                if s != top and (second < 0 or bet[s] > bet[second]):
-                    second = s
-            if bet[top] > bet[second]:
-                excess = bet[top] - bet[second]
-                contrib[top] -= excess
-                stack[top] += excess
-            for s in range(n):
-                bet[s] = 0
+                    actor = _next_actor(actor, n, live, to_act, folded, stack)
+            _collect(n, bet, contrib, stack)
             if live == 1:
                 break
         # showdown values
@@ -603,29 +581,8 @@ def run_stud(
                         actions[h, 2 * logged + 1] = amount
                         logged += 1
                     acted[actor] = full_raises
-                    to_act[actor] = False
-                    if live == 1:
-                        for s in range(n):
-                            to_act[s] = False
-                    nxt = _next_in(to_act, actor, n)
-                    while nxt >= 0 and not ((not folded[nxt]) and stack[nxt] > 0):
-                        to_act[nxt] = False
-                        nxt = _next_in(to_act, nxt, n)
-                    actor = nxt
-            top = -1
-            second = -1
-            for s in range(n):
-                if top < 0 or bet[s] > bet[top]:
-                    top = s
-            for s in range(n):
-                if s != top and (second < 0 or bet[s] > bet[second]):
-                    second = s
-            if bet[top] > bet[second]:
-                excess = bet[top] - bet[second]
-                contrib[top] -= excess
-                stack[top] += excess
-            for s in range(n):
-                bet[s] = 0
+                    actor = _next_actor(actor, n, live, to_act, folded, stack)
+            _collect(n, bet, contrib, stack)
             if live == 1:
                 break
         if live > 1:
@@ -744,3 +701,36 @@ def _settle(
         net = stack[s] - stack0
         totals[s] += net
         squares[s] += net * net
+
+
+@njit(cache=True)
+def _next_actor(actor, n, live, to_act, folded, stack):
+    """After ``actor`` has acted: the next seat to act clockwise, or -1 when the round is over."""
+    to_act[actor] = False
+    if live == 1:
+        for s in range(n):
+            to_act[s] = False
+    nxt = _next_in(to_act, actor, n)
+    while nxt >= 0 and not ((not folded[nxt]) and stack[nxt] > 0):
+        to_act[nxt] = False
+        nxt = _next_in(to_act, nxt, n)
+    return nxt
+
+
+@njit(cache=True)
+def _collect(n, bet, contrib, stack):
+    """End of a betting round: the uncalled part of the highest bet goes back; bets are swept."""
+    top = -1
+    second = -1
+    for s in range(n):
+        if top < 0 or bet[s] > bet[top]:
+            top = s
+    for s in range(n):
+        if s != top and (second < 0 or bet[s] > bet[second]):
+            second = s
+    if bet[top] > bet[second]:
+        excess = bet[top] - bet[second]
+        contrib[top] -= excess
+        stack[top] += excess
+    for s in range(n):
+        bet[s] = 0
