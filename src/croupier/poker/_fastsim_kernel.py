@@ -37,11 +37,17 @@ def _raise_range(
     full_raises,
     street,
     structure,
-    small,
-    big,
+    bet_unit,
+    min_bet,
+    bring_in_due,
+    bring_in,
     out,
 ):
-    """The engine's _raise_range for chip unit 1 and no table maximum; out = (low, high)."""
+    """The engine's _raise_range for chip unit 1 and no table maximum; out = (low, high).
+
+    ``structure``: 0 no limit, 1 pot limit, 2 fixed limit (bets of ``bet_unit``, doubled
+    from the third street); ``bring_in_due`` for the stud bring-in of ``bring_in``.
+    """
     to_call = max(current - bet[a], 0)
     if stack[a] <= to_call:
         return False
@@ -59,15 +65,17 @@ def _raise_range(
     if structure == 2 and able != 2 and raises >= 4:
         return False
     all_in_total = bet[a] + stack[a]
-    fixed = big if street < 2 else 2 * big
-    full_bet = fixed if structure == 2 else big
-    opening = current == 0 or (structure == 2 and current < full_bet)
-    if opening:
+    fixed = bet_unit if street < 2 else 2 * bet_unit
+    full_bet = fixed if structure == 2 else min_bet
+    opening = bring_in_due or current == 0 or (structure == 2 and current < full_bet)
+    if bring_in_due:
+        low = bring_in
+    elif opening:
         low = full_bet
     elif structure == 2:
         low = current + fixed
     else:
-        low = current + max(last_inc, big)
+        low = current + max(last_inc, min_bet)
     if structure == 2:
         high = max(low, full_bet) if opening else current + fixed
         low = min(low, high)
@@ -200,8 +208,10 @@ def run(
                         full_raises,
                         street,
                         structure,
-                        small,
                         big,
+                        big,
+                        False,
+                        0,
                         rng_out,
                     )
                     options = 0
@@ -319,62 +329,6 @@ def _exposed_key(up, count):
     for _ in range(digits, 4):  # the same number of places for every hand
         key *= 16
     return key
-
-
-@njit(cache=True)
-def _stud_raise_range(
-    a,
-    n,
-    stack,
-    bet,
-    folded,
-    acted,
-    current,
-    last_inc,
-    raises,
-    full_raises,
-    street,
-    small,
-    bring_in_due,
-    bring_in,
-    out,
-):
-    """The engine's _raise_range for fixed-limit stud (chip unit 1)."""
-    to_call = max(current - bet[a], 0)
-    if stack[a] <= to_call:
-        return False
-    able = 0
-    others = 0
-    for s in range(n):
-        if not folded[s] and stack[s] > 0:
-            able += 1
-            if s != a:
-                others += 1
-    if others == 0:
-        return False
-    if acted[a] >= 0 and acted[a] >= full_raises:
-        return False
-    if able != 2 and raises >= 4:
-        return False
-    fixed = small if street < 2 else 2 * small
-    all_in_total = bet[a] + stack[a]
-    opening = bring_in_due or current < fixed
-    if bring_in_due:
-        low = bring_in
-    elif opening:
-        low = fixed
-    else:
-        low = current + fixed
-    high = max(low, fixed) if opening else current + fixed
-    low = min(low, high)
-    high = min(high, all_in_total)
-    if all_in_total < low:
-        out[0] = all_in_total
-        out[1] = all_in_total
-    else:
-        out[0] = low
-        out[1] = max(low, high)
-    return True
 
 
 @njit(cache=True)
@@ -513,11 +467,12 @@ def run_stud(
                 actor = first if to_act[first] else _next_in(to_act, first, n)
                 while actor >= 0:
                     to_call = max(current - bet[actor], 0)
-                    can_raise = _stud_raise_range(
+                    can_raise = _raise_range(
                         actor,
                         n,
                         stack,
                         bet,
+                        contrib,
                         folded,
                         acted,
                         current,
@@ -525,6 +480,8 @@ def run_stud(
                         raises,
                         full_raises,
                         street,
+                        2,
+                        small,
                         small,
                         bring_in_due,
                         bring_in,
