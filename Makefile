@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 RSTAMP := $(VENV)/.installed
+BSTAMP := $(VENV)/.installed-bench
 
 .PHONY: run test lint typecheck bench clean
 
@@ -19,6 +20,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(RSTAMP)
 
+$(BSTAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $@
+
 ## run: the main job (a short demo: evaluate hands, print an equity)
 run: $(RSTAMP)
 	$(BIN)/croupier demo
@@ -31,9 +36,10 @@ test: $(STAMP)
 	$(BIN)/pytest
 
 ## bench: every benchmark against its peers, in one run
-bench: $(STAMP)
+bench: $(BSTAMP)
 	$(BIN)/python -m benchmarks
 	$(BIN)/python -m benchmarks.bench_poker_sim
+	$(BIN)/python -m benchmarks.bench_blackjack
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

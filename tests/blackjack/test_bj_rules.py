@@ -1004,13 +1004,20 @@ def test_surrender_not_offered_by_default() -> None:
 @pytest.mark.rule("Decision 3.1-13")
 def test_late_surrender_setting() -> None:
     late = NZ.with_(surrender=Surrender.LATE)
-    rnd = dealt("Tc 9d 6h", rules=late)
+    rnd = dealt("Tc 9d 6h 5s", rules=late)
     assert rnd.legal_actions() == ("hit", "stand", "double", "surrender")
     rnd.surrender()
     result = outcome(rnd, 1)
     assert (result.outcome, result.net) == ("surrender", -5)
     assert rnd.bankrolls == {"ann": 95}
-    assert rnd.dealer_cards == (card("9d"),)  # no live hand: the dealer draws nothing
+    # no live hand, yet the dealer's second card comes: a blackjack would void the surrender
+    assert rnd.dealer_cards == (card("9d"), card("5s"))
+    assert_over(rnd)
+    rnd = dealt("Tc Kd 6h As", rules=late)  # no hole card: K then A is a blackjack
+    rnd.surrender()
+    result = outcome(rnd, 1)
+    assert (result.outcome, result.net) == ("dealer blackjack", -10)
+    assert rnd.bankrolls == {"ann": 90}
     assert_over(rnd)
     rnd = dealt("Tc 9d 2h 4s", rules=late)
     rnd.hit()

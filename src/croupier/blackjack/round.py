@@ -610,7 +610,9 @@ class BlackjackRound:
             h for b in self.boxes.values() for h in b.hands if not h.busted and not h.surrendered
         ]
         insured = any(b.insurance for b in self.boxes.values())
-        if self.rules.hole_card is HoleCard.NO_HOLE_CARD and (live or insured):
+        # a late surrender stands only if the dealer has no blackjack (Decision 3.1-13)
+        surrendered = any(h.surrendered for b in self.boxes.values() for h in b.hands)
+        if self.rules.hole_card is HoleCard.NO_HOLE_CARD and (live or insured or surrendered):
             card = self._draw()
             self.dealer.append(card)
             self._log(ev.DealerCard(card))
@@ -656,7 +658,7 @@ class BlackjackRound:
                                                  stake, "Decision 3.1-6"))  # fmt: skip
                         continue
                     outcome, net, rule = self._outcome(hand, stake, dealer_bj, dealer_total, unit)
-                    if dealer_bj and outcome == "dealer blackjack":
+                    if dealer_bj and outcome == "dealer blackjack" and not hand.surrendered:
                         continue  # settled below, across the box (11.7)
                     self._pay(player, stake + net)
                     self._log(ev.HandSettled(number, index, player, outcome, stake, net, rule))
@@ -692,6 +694,8 @@ class BlackjackRound:
     def _outcome(self, hand: PlayerHand, stake: int, dealer_bj: bool, dealer_total: int,
                  unit: int) -> tuple[str, int, str]:  # fmt: skip
         if hand.surrendered:
+            if dealer_bj:  # late surrender: void against a dealer blackjack
+                return "dealer blackjack", -stake, "Decision 3.1-13"
             back = stake // 2 // unit * unit
             return "surrender", back - stake, "Decision 3.1-13"
         if hand.busted:

@@ -133,8 +133,6 @@ class BlackjackRules:
     """Whether a split hand may double."""
     max_hands: int = 3
     """Hands a box may become by splitting (11.4(a): three)."""
-    resplit_only_second_card: bool = True
-    """11.4(a): a resplit only when a split hand's second card pairs its first."""
     pairs_by: PairsBy = PairsBy.VALUE
     """Pairs by value (K+Q) or by rank."""
     resplit_aces: bool = False

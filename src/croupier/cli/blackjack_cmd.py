@@ -1,38 +1,43 @@
-"""``croupier blackjack ...``: dealer odds, house edge and basic strategy (infinite deck).
+"""``croupier blackjack ...``: dealer odds, house edge, basic strategy and simulation.
 
 Rule options map one to one onto :class:`~croupier.blackjack.rules.BlackjackRules`; the
-NZ game is the default.
+NZ game (six decks) is the default.
 
 >>> from click.testing import CliRunner
 >>> import json
 >>> out = CliRunner().invoke(blackjack, ["house-edge", "--json"])
 >>> round(json.loads(out.output)["house_edge"], 4)
-0.0052
+0.0042
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import click
 
-from croupier.blackjack.analysis import OUTCOMES, Analysis, dealer_outcomes
+from croupier.blackjack.analysis import OUTCOMES, Analysis
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
     DealerBlackjackTakes,
     DoubleOn,
     HoleCard,
+    PairsBy,
     Surrender,
 )
+from croupier.blackjack.simulate import simulate
+from croupier.blackjack.strategy import UP_CARDS, US_SIX_DECK
+from croupier.cli.options import progress_bar
+from croupier.errors import CroupierError
 
 __all__ = ["blackjack"]
 
 _UP = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(v): v for v in range(2, 11)}
-_CODES = {"hit": "H", "stand": "S", "double": "D", "split": "P", "surrender": "R"}
 
 
 def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -40,12 +45,12 @@ def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     options = [
         click.option(
             "--decks",
-            default="inf",
+            default=str(NZ.decks),
             show_default=True,
-            help="Decks in the shoe; the exact analysis here is for an infinite deck.",
+            help="Decks in the shoe (1 or more), or 'inf' for an infinite deck.",
         ),
         click.option(
-            "--h17/--s17", "h17", default=False, help="Dealer hits soft 17 (default stands)."
+            "--h17/--s17", "h17", default=False, help="Dealer hits soft 17 (default: stands)."
         ),
         click.option(
             "--peek/--no-hole-card",
@@ -58,12 +63,14 @@ def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
             type=click.Choice(["original", "all"]),
             default="original",
             show_default=True,
+            help="What a dealer blackjack takes from split hands (11.7).",
         ),
         click.option(
             "--dealer-bj-takes-doubles",
             type=click.Choice(["original", "all"]),
             default="original",
             show_default=True,
+            help="What a dealer blackjack takes from doubled hands.",
         ),
         click.option(
             "--double",
@@ -71,68 +78,120 @@ def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
             type=click.Choice(["any", "9-11", "10-11"]),
             default="any",
             show_default=True,
+            help="Which two-card totals may double.",
         ),
-        click.option("--das/--no-das", default=True, help="Double after split."),
-        click.option("--max-hands", type=click.IntRange(2, 4), default=3, show_default=True),
-        click.option("--resplit-aces/--no-resplit-aces", default=False),
-        click.option("--hit-split-aces/--no-hit-split-aces", default=False),
+        click.option("--das/--no-das", default=True, help="Double after split (default: yes)."),
+        click.option(
+            "--max-hands",
+            type=click.IntRange(2, 8),
+            default=NZ.max_hands,
+            show_default=True,
+            help="Hands a box may become by splitting.",
+        ),
+        click.option("--resplit-aces/--no-resplit-aces", default=False, help="Resplit aces."),
+        click.option(
+            "--hit-split-aces/--no-hit-split-aces", default=False, help="Draw to split aces."
+        ),
         click.option(
             "--surrender", type=click.Choice(["none", "late"]), default="none", show_default=True
         ),
-        click.option("--blackjack-pays", default="3:2", show_default=True),
+        click.option("--blackjack-pays", default="3:2", show_default=True, help="E.g. 3:2, 6:5."),
+        click.option(
+            "--pairs",
+            type=click.Choice(["value", "rank"]),
+            default="value",
+            show_default=True,
+            help="Split pairs of the same value (K+Q) or rank only.",
+        ),
+        click.option(
+            "--insurance/--no-insurance",
+            default=NZ.insurance,
+            help="Insurance offered against an ace (default: yes).",
+        ),
+        click.option(
+            "--penetration",
+            default=str(NZ.penetration),
+            show_default=True,
+            help="Share of the shoe dealt before the cut card (simulation).",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
     return command
 
 
-def build_rules(opts: dict[str, Any]) -> BlackjackRules:
-    """The rule set named by the command-line options (bad combinations: one clear error)."""
-    if opts["decks"] != "inf":
-        raise click.BadParameter(
-            "the exact analysis is for an infinite deck: use --decks inf", param_hint="--decks"
-        )
+def _fraction(text: str, sep: str, hint: str, example: str) -> Fraction:
     try:
-        num, den = (int(x) for x in str(opts["blackjack_pays"]).split(":"))
-        pays = Fraction(num, den)
-    except ValueError:
-        raise click.BadParameter("write it as 3:2 or 6:5", param_hint="--blackjack-pays") from None
-    rules = NZ.with_(
-        dealer_hits_soft_17=opts["h17"],
-        hole_card=HoleCard.PEEK if opts["peek"] else HoleCard.NO_HOLE_CARD,
-        dealer_blackjack_takes_splits=DealerBlackjackTakes(opts["dealer_bj_takes_splits"]),
-        dealer_blackjack_takes_doubles=DealerBlackjackTakes(opts["dealer_bj_takes_doubles"]),
-        double_on=DoubleOn(opts["double_on"]),
-        double_after_split=opts["das"],
-        max_hands=opts["max_hands"],
-        resplit_aces=opts["resplit_aces"],
-        hit_split_aces=opts["hit_split_aces"],
-        surrender=Surrender(opts["surrender"]),
-        blackjack_pays=pays,
+        num, den = (int(x) for x in str(text).split(sep))
+        return Fraction(num, den)
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(f"write it as {example}", param_hint=hint) from None
+
+
+def build_rules(opts: dict[str, Any]) -> tuple[BlackjackRules, int | Literal["inf"]]:
+    """The rule set and deck count named by the options (bad values: one clear error)."""
+    decks_text = str(opts["decks"]).strip().lower()
+    decks: int | Literal["inf"]
+    if decks_text in ("inf", "infinite"):
+        decks = "inf"
+    elif decks_text.isdigit() and int(decks_text) >= 1:
+        decks = int(decks_text)
+    else:
+        raise click.BadParameter("a whole number of decks from 1, or inf", param_hint="--decks")
+    pays = _fraction(opts["blackjack_pays"], ":", "--blackjack-pays", "3:2 or 6:5")
+    if pays <= 0:
+        raise click.BadParameter("the payout must be positive", param_hint="--blackjack-pays")
+    penetration = _fraction(
+        opts["penetration"] if "/" in str(opts["penetration"]) else f"{opts['penetration']}/1",
+        "/",
+        "--penetration",
+        "3/4",
     )
-    rules.validate()
-    return rules
+    try:
+        rules = NZ.with_(
+            decks=NZ.decks if decks == "inf" else decks,
+            dealer_hits_soft_17=opts["h17"],
+            hole_card=HoleCard.PEEK if opts["peek"] else HoleCard.NO_HOLE_CARD,
+            dealer_blackjack_takes_splits=DealerBlackjackTakes(opts["dealer_bj_takes_splits"]),
+            dealer_blackjack_takes_doubles=DealerBlackjackTakes(opts["dealer_bj_takes_doubles"]),
+            double_on=DoubleOn(opts["double_on"]),
+            double_after_split=opts["das"],
+            max_hands=opts["max_hands"],
+            resplit_aces=opts["resplit_aces"],
+            hit_split_aces=opts["hit_split_aces"],
+            surrender=Surrender(opts["surrender"]),
+            blackjack_pays=pays,
+            pairs_by=PairsBy(opts["pairs"]),
+            insurance=opts["insurance"],
+            penetration=penetration,
+        )
+        rules.validate()
+    except CroupierError as err:
+        raise click.UsageError(str(err)) from None
+    if opts["resplit_aces"] and opts["max_hands"] < 3:
+        raise click.UsageError("--resplit-aces needs --max-hands 3 or more")
+    return rules, decks
+
+
+def _label(value: int) -> str:
+    return "A" if value == 1 else ("T" if value == 10 else str(value))
 
 
 @click.group("blackjack")
 def blackjack() -> None:
-    """Blackjack analysis under the NZ rules (or any rule set)."""
+    """Blackjack analysis and simulation under the NZ rules (or any rule set)."""
 
 
 @blackjack.command("dealer")
 @click.option("--upcard", type=click.Choice(sorted(_UP)), default=None, help="One up card only.")
 @rule_options
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def dealer_command(upcard: str | None, as_json: bool, **opts: Any) -> None:
-    """The dealer's final outcomes by up card (17-21, blackjack, bust)."""
-    rules = build_rules(opts)
-    cards = [_UP[upcard]] if upcard else [*list(range(2, 11)), 1]
-    rows = {
-        ("A" if c == 1 else str(c)): dealer_outcomes(
-            c, hits_soft_17=rules.dealer_hits_soft_17, peek=rules.hole_card is HoleCard.PEEK
-        )
-        for c in cards
-    }
+    """The dealer's final outcomes by up card (17-21, blackjack, bust), off the top."""
+    rules, decks = build_rules(opts)
+    analysis = Analysis(rules, decks=decks)
+    cards = [_UP[upcard]] if upcard else list(UP_CARDS)
+    rows = {_label(c): analysis.dealer(c) for c in cards}
     if as_json:
         click.echo(json.dumps(rows))
         return
@@ -143,48 +202,149 @@ def dealer_command(upcard: str | None, as_json: bool, **opts: Any) -> None:
 
 @blackjack.command("house-edge")
 @rule_options
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def house_edge_command(as_json: bool, **opts: Any) -> None:
-    """The player's expectation per initial unit and the house edge (= -ev)."""
-    ev = Analysis(build_rules(opts)).house_edge()
+    """The player's expectation per initial unit and the house edge (= -ev), with
+    composition-dependent optimal play and with the derived basic strategy."""
+    rules, decks = build_rules(opts)
+    start = time.perf_counter()
+    analysis = Analysis(rules, decks=decks)
+    ev = analysis.expectation()
+    chart_ev = analysis.expectation(analysis.basic_strategy())
+    seconds = time.perf_counter() - start
     if as_json:
-        click.echo(json.dumps({"ev": ev, "house_edge": -ev, "decks": "inf"}))
-    else:
-        click.echo(f"player expectation {ev:+.4%} per initial unit; house edge {-ev:.4%}")
-
-
-def _strategy(rules: BlackjackRules) -> dict[str, dict[str, str]]:
-    analysis = Analysis(rules)
-    ups = [*list(range(2, 11)), 1]
-    table: dict[str, dict[str, str]] = {}
-    for total in range(5, 20):
-        pair = next(
-            ((a, total - a) for a in range(2, 11) if 2 <= total - a <= 10 and a < total - a), None
+        click.echo(
+            json.dumps(
+                {
+                    "ev": ev,
+                    "house_edge": -ev,
+                    "basic_strategy_ev": chart_ev,
+                    "basic_strategy_house_edge": -chart_ev,
+                    "decks": decks,
+                    "seconds": seconds,
+                }
+            )
         )
-        if pair is not None:
-            table[f"hard {total}"] = {_name(u): _CODES[analysis.best(*pair, u)[0]] for u in ups}
-    for other in range(2, 10):
-        table[f"soft {11 + other}"] = {_name(u): _CODES[analysis.best(1, other, u)[0]] for u in ups}
-    for card in [1, *range(2, 11)]:
-        label = f"pair {_name(card)}"
-        table[label] = {_name(u): _CODES[analysis.best(card, card, u)[0]] for u in ups}
-    return table
-
-
-def _name(value: int) -> str:
-    return "A" if value == 1 else ("T" if value == 10 else str(value))
+        return
+    shoe = "an infinite deck" if decks == "inf" else f"{decks} decks"
+    click.echo(f"{shoe}, off the top, per initial unit:")
+    click.echo(f"  optimal play   expectation {ev:+.4%}   house edge {-ev:.4%}")
+    click.echo(f"  basic strategy expectation {chart_ev:+.4%}   house edge {-chart_ev:.4%}")
 
 
 @blackjack.command("strategy")
 @rule_options
-@click.option("--json", "as_json", is_flag=True)
-def strategy_command(as_json: bool, **opts: Any) -> None:
-    """Basic strategy (derived, not typed in): H hit, S stand, D double, P split, R surrender."""
-    table = _strategy(build_rules(opts))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--chart", "chart_path", default=None, help="Draw the chart to this PNG file.")
+@click.option(
+    "--departures", is_flag=True, help="List the cells that differ from the published US chart."
+)
+def strategy_command(as_json: bool, chart_path: str | None, departures: bool, **opts: Any) -> None:
+    """Basic strategy (derived, not typed in): H hit, S stand, D double (else hit),
+    Ds double (else stand), P split, R surrender (else hit), Rs surrender (else stand)."""
+    rules, decks = build_rules(opts)
+    chart = Analysis(rules, decks=decks).basic_strategy()
+    table = chart.rows()
+    changed = chart.departures(US_SIX_DECK)
+    if chart_path:
+        _draw_chart(table, chart_path, rules, decks)
     if as_json:
-        click.echo(json.dumps(table))
+        data: dict[str, Any] = dict(table)
+        if departures:
+            data = {"chart": table, "departures": [d.describe() for d in changed]}
+        click.echo(json.dumps(data))
         return
     ups = list(next(iter(table.values())))
     click.echo(f"{'':<9}" + " ".join(f"{u:>2}" for u in ups))
     for hand, row in table.items():
         click.echo(f"{hand:<9}" + " ".join(f"{row[u]:>2}" for u in ups))
+    if departures:
+        click.echo(f"departures from the published US 6-deck chart: {len(changed)}")
+        for d in changed:
+            click.echo(f"  {d.describe()}")
+
+
+def _draw_chart(
+    table: dict[str, dict[str, str]], path: str, rules: BlackjackRules, decks: object
+) -> None:
+    from croupier.blackjack.pictures import draw_strategy_chart
+
+    shoe = "infinite deck" if decks == "inf" else f"{decks} decks"
+    title = (
+        f"Basic strategy: {shoe}, {'H17' if rules.dealer_hits_soft_17 else 'S17'}, "
+        f"{'peek' if rules.hole_card is HoleCard.PEEK else 'no hole card'}"
+    )
+    try:
+        draw_strategy_chart(table, path, title=title)
+    except (CroupierError, OSError) as err:
+        raise click.ClickException(str(err)) from None
+
+
+@blackjack.command("simulate")
+@click.option("--rounds", type=click.IntRange(1), default=1_000_000, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--seed", type=int, default=None, help="Replay a run (default: a random seed).")
+@click.option("--insure", is_flag=True, help="Take insurance whenever offered.")
+@rule_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--plot", "plot_path", default=None, help="Plot the running EV to this PNG file.")
+def simulate_command(
+    rounds: int,
+    workers: int,
+    seed: int | None,
+    insure: bool,
+    as_json: bool,
+    plot_path: str | None,
+    **opts: Any,
+) -> None:
+    """Play ROUNDS rounds with the derived basic strategy and report EV ± standard error,
+    the outcome frequencies and the exact value of the same strategy for comparison."""
+    rules, decks = build_rules(opts)
+    if decks == "inf":
+        raise click.BadParameter(
+            "the simulator deals a real shoe: give a number", param_hint="--decks"
+        )
+    analysis = Analysis(rules)
+    chart = analysis.basic_strategy()
+    exact = analysis.expectation(chart)
+    try:
+        with progress_bar(rounds, "rounds", shown=not as_json and rounds >= 1_000_000) as bar:
+            result = simulate(
+                rules,
+                rounds,
+                strategy=chart,
+                seed=seed,
+                workers=workers,
+                insure=insure,
+                progress=bar.update,
+            )
+    except CroupierError as err:
+        raise click.UsageError(str(err)) from None
+    if plot_path:
+        from croupier.blackjack.pictures import draw_running_ev
+
+        try:
+            draw_running_ev(
+                result.curve,
+                plot_path,
+                exact=exact,
+                title=f"Running EV, {rules.decks} decks, basic strategy (seed {result.seed})",
+            )
+        except (CroupierError, OSError) as err:
+            raise click.ClickException(str(err)) from None
+    z = (result.ev - exact) / result.se if result.se > 0 else 0.0
+    if as_json:
+        data = result.to_json()
+        data.update(decks=rules.decks, exact_ev=exact, z=z)
+        click.echo(json.dumps(data))
+        return
+    click.echo(
+        f"{result.rounds:,} rounds, {rules.decks} decks, seed {result.seed}, "
+        f"{result.rounds_per_second:,.0f} rounds/s on {result.workers} worker(s)"
+    )
+    click.echo(
+        f"  EV per initial unit {result.ev:+.4%} ± {result.se:.4%} (house edge {-result.ev:.4%})"
+    )
+    click.echo(f"  exact, same strategy off the top: {exact:+.4%} ({z:+.2f} standard errors)")
+    for name, value in result.frequencies.items():
+        click.echo(f"  {name.replace('_', ' '):<18} {value:8.4%} per round")

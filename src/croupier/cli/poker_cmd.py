@@ -10,11 +10,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from fractions import Fraction
 
 import click
 
+from croupier.cli.options import progress_bar
 from croupier.poker.fastsim import fast_simulate
 from croupier.poker.games import GAMES, ForcedBets
 from croupier.poker.policies import POLICIES
@@ -155,10 +155,7 @@ def simulate_command(
         )
         _report(result, spec.title, game, structure, players, hands, as_json)
         return
-    shown = sys.stderr.isatty() and not as_json and hands >= 2000
-    with (
-        click.progressbar(length=hands, label="hands", file=sys.stderr) if shown else _Null() as bar
-    ):
+    with progress_bar(hands, "hands", shown=not as_json and hands >= 2000) as bar:
         result = simulate(
             rules,
             players=players,
@@ -195,16 +192,3 @@ def _report(
             f"  seat {seat} {result.policies[seat - 1]:<16} "
             f"{result.mean(seat):+9.3f} ± {result.stderr(seat):.3f}"
         )
-
-
-class _Null:
-    """A stand-in progress bar that shows nothing."""
-
-    def __enter__(self) -> _Null:
-        return self
-
-    def __exit__(self, *args: object) -> None:
-        return None
-
-    def update(self, count: int) -> None:
-        """Ignore progress."""
