@@ -110,7 +110,7 @@ def run(rounds: int, peer_rounds: int) -> dict[str, Any]:
 def main() -> None:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=40_000_000)
+    parser.add_argument("--rounds", type=int, default=200_000_000)
     parser.add_argument("--peer-rounds", type=int, default=20_000)
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()

@@ -117,13 +117,7 @@ def kernel_coverage(
     params = kernel_params(rules, insure=insure)
     wager = wager_for(rules)
     stats = np.zeros(k.N_STATS, np.int64)
-    hands, per_hand = k._MAXH, k._MAXC
-    scratch = (
-        np.zeros((hands, per_hand), np.int64),
-        np.zeros(hands, np.int64),
-        np.zeros((hands, 6), np.int64),
-        np.zeros(hands, np.int64),
-    )
+    scratch = k.new_scratch()
     pos = 1 if params[k.P_BURN] else 0
     rounds: list[tuple[int, int]] = []
     seen: Counter[str] = Counter()
@@ -528,3 +522,21 @@ def test_more_hands_than_the_kernel_holds_are_refused() -> None:
         simulate(NZ.with_(max_hands=12), rounds=10)
     with pytest.raises(CroupierError, match="at most 8 hands"):
         kernel_params(NZ.with_(max_hands=9))
+
+
+def test_the_kernel_shuffle_is_uniform() -> None:
+    # every card of a 6-card shoe lands on the top equally often (chi-square, 5 d.f.)
+    state = np.zeros(4, np.uint64)
+    k.seed_state(12345, state)
+    counts = np.zeros((6, 6), np.int64)
+    shoe = np.arange(6, dtype=np.int64)
+    draws = 60_000
+    for _ in range(draws):
+        k._shuffle(shoe, state)
+        for position in range(6):
+            counts[position, shoe[position]] += 1
+    expected = draws / 6
+    for position in range(6):
+        chi2 = float(((counts[position] - expected) ** 2 / expected).sum())
+        assert chi2 < 25.7, (position, counts[position])  # p = 0.0001 for 5 d.f.
+    assert sorted(shoe.tolist()) == list(range(6))

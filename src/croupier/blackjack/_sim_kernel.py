@@ -15,7 +15,7 @@ from numba import njit
 
 from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide
 
-__all__ = ["MAX_HANDS", "play_round", "play_shoe", "run_task", "seed_state"]
+__all__ = ["MAX_HANDS", "new_scratch", "play_round", "play_shoe", "run_task", "seed_state"]
 
 # params
 P_PEEK, P_H17, P_SPLITS_ALL, P_DOUBLES_ALL, P_DOUBLE_ON, P_DAS, P_MAX_HANDS = 0, 1, 2, 3, 4, 5, 6
@@ -108,15 +108,32 @@ def seed_state(seed, state):
 
 @njit(cache=True)
 def _shuffle(shoe, state):
-    """Fisher-Yates with unbiased bounded draws (modulo with rejection)."""
+    """Fisher-Yates with unbiased bounded draws (Lemire's multiply-and-reject on 32 bits)."""
+    mask = np.uint64(0xFFFFFFFF)
     for i in range(shoe.shape[0] - 1, 0, -1):
         bound = np.uint64(i + 1)
-        threshold = (np.uint64(0) - bound) % bound
-        r = _next(state)
-        while r < threshold:
-            r = _next(state)
-        j = int(r % bound)
+        m = (_next(state) >> np.uint64(32)) * bound
+        low = m & mask
+        if low < bound:
+            threshold = (np.uint64(1 << 32) - bound) % bound
+            while low < threshold:
+                m = (_next(state) >> np.uint64(32)) * bound
+                low = m & mask
+        j = int(m >> np.uint64(32))
         shoe[i], shoe[j] = shoe[j], shoe[i]
+
+
+@njit(cache=True)
+def new_scratch():
+    """Scratch arrays for :func:`play_round`: cards, card counts, flags, stakes (per hand)
+    and the dealer's cards."""
+    return (
+        np.zeros((_MAXH, _MAXC), np.int64),
+        np.zeros(_MAXH, np.int64),
+        np.zeros((_MAXH, 6), np.int64),
+        np.zeros(_MAXH, np.int64),
+        np.zeros(_MAXC, np.int64),
+    )
 
 
 @njit(cache=True)
@@ -140,24 +157,21 @@ def _second_card(shoe, pos, cards, ncards, flags, i, declined, nh, params):
 
 
 @njit(cache=True)
-def play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, stake):
+def play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, stake, dealer):
     """Play one round from ``shoe[pos:]``; returns (net chips for the player, new pos).
 
-    ``cards``/``ncards``/``flags``/``stake`` are scratch arrays for up to 8 hands
+    ``cards``/``ncards``/``flags``/``stake``/``dealer`` are scratch arrays
+    (:func:`new_scratch`) for up to 8 hands
     (``MAX_HANDS``; the wrapper refuses more).
     ``flags`` columns: 0 from split, 1 split aces, 2 doubled, 3 surrendered, 4 done, 5 acted.
     """
     peek = params[P_PEEK] != 0
     by_rank = params[P_BY_RANK] != 0
     max_hands = params[P_MAX_HANDS]
-    for h in range(_MAXH):
-        ncards[h] = 0
-        stake[h] = 0
-        for f in range(6):
-            flags[h, f] = 0
+    for f in range(6):  # later hands are initialised when a split makes them
+        flags[0, f] = 0
     nh = 1
     stake[0] = wager
-    dealer = np.empty(_MAXC, np.int64)
     # --- the deal: box, dealer, box (and a peek game's hole card)
     cards[0, 0] = shoe[pos]
     dealer[0] = shoe[pos + 1]
@@ -348,14 +362,13 @@ def play_shoe(shoe, params, chart, wager, max_rounds, nets, ends):
     round, as :class:`~croupier.blackjack.table.BlackjackTable` does); ``nets[k]``, ``ends[k]``:
     round k's net and the shoe position after it. Returns the number of rounds."""
     stats = np.zeros(N_STATS, np.int64)
-    cards = np.zeros((_MAXH, _MAXC), np.int64)
-    ncards = np.zeros(_MAXH, np.int64)
-    flags = np.zeros((_MAXH, 6), np.int64)
-    stake = np.zeros(_MAXH, np.int64)
+    cards, ncards, flags, stake, dealer = new_scratch()
     pos = 1 if params[P_BURN] != 0 else 0
     k = 0
     while k < max_rounds and pos < params[P_CUT]:
-        net, pos = play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, stake)
+        net, pos = play_round(
+            shoe, pos, params, chart, wager, stats, cards, ncards, flags, stake, dealer
+        )
         nets[k] = net
         ends[k] = pos
         k += 1
@@ -373,10 +386,7 @@ def run_task(seed, rounds, params, chart, wager, checkpoints, stats, curve):
     shoe = np.empty(n_cards, np.int64)
     for c in range(n_cards):
         shoe[c] = c % 13
-    cards = np.zeros((_MAXH, _MAXC), np.int64)
-    ncards = np.zeros(_MAXH, np.int64)
-    flags = np.zeros((_MAXH, 6), np.int64)
-    stake = np.zeros(_MAXH, np.int64)
+    cards, ncards, flags, stake, dealer = new_scratch()
     cut = params[P_CUT]
     pos = cut  # forces a shuffle before the first round
     every = max(rounds // checkpoints, 1)
@@ -386,7 +396,9 @@ def run_task(seed, rounds, params, chart, wager, checkpoints, stats, curve):
             _shuffle(shoe, state)
             stats[S_SHUFFLES] += 1
             pos = 1 if params[P_BURN] != 0 else 0
-        _net, pos = play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, stake)
+        _net, pos = play_round(
+            shoe, pos, params, chart, wager, stats, cards, ncards, flags, stake, dealer
+        )
         if (r + 1) % every == 0 and c < checkpoints:
             curve[c, 0] = r + 1
             curve[c, 1] = stats[S_NET]
