@@ -12,10 +12,9 @@ compiled kernels:
   so its blackjack is one outcome of the dealer's draw and takes what 11.7 lets it take;
 * unsplit hands are **exact** for a single box played off the top: stand, hit (any
   number of cards, optimal or chart play after), double, surrender;
-* **splits** use the standard approximation of the classic programs (Manson et al. 1975,
-  as in Griffin's *Theory of Blackjack*): each split hand is valued with the shoe less the
-  up card and both paired cards, as if the cards dealt to the other split hands were not
-  gone; resplits follow the same recursion as an infinite deck with the finite-shoe
+* **splits** use the standard approximation of the classic combinatorial programs: each
+  split hand is valued with the shoe less the up card and both paired cards, as if the
+  cards dealt to the other split hands were not gone; resplits follow the same recursion as an infinite deck with the finite-shoe
   chance of another paired card (11.4(a) resplits on the second card only; a declined
   resplit forfeits later ones, 11.5); the first hand and the later hands are valued
   separately because a no-hole-card dealer blackjack takes the original wager only from
