@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
-from croupier.blackjack import NZ, BlackjackRound, BlackjackRules
+from hypothesis import strategies as st
+
+from croupier.blackjack import (
+    NZ,
+    BlackjackRound,
+    BlackjackRules,
+    DealerBlackjackTakes,
+    DoubleOn,
+    HoleCard,
+    PairsBy,
+    Surrender,
+)
 from croupier.blackjack import events as ev
 from croupier.cards import Shoe, parse_cards
 
@@ -40,3 +52,25 @@ def outcome(rnd: BlackjackRound, box: int, hand: int = 0, player: str = "ann") -
     found = [s for s in settled(rnd) if (s.box, s.hand, s.player) == (box, hand, player)]
     assert len(found) == 1, found
     return found[0]
+
+
+def draw_play_settings(
+    draw: st.DrawFn, *, decks: tuple[int, int], max_hands: tuple[int, int]
+) -> dict[str, object]:
+    """Draw every setting that changes how a round plays (for ``NZ.with_(**settings)``)."""
+    return {
+        "decks": draw(st.integers(*decks)),
+        "dealer_hits_soft_17": draw(st.booleans()),
+        "hole_card": draw(st.sampled_from(HoleCard)),
+        "dealer_blackjack_takes_splits": draw(st.sampled_from(DealerBlackjackTakes)),
+        "dealer_blackjack_takes_doubles": draw(st.sampled_from(DealerBlackjackTakes)),
+        "double_on": draw(st.sampled_from(DoubleOn)),
+        "double_after_split": draw(st.booleans()),
+        "max_hands": draw(st.integers(*max_hands)),
+        "pairs_by": draw(st.sampled_from(PairsBy)),
+        "resplit_aces": draw(st.booleans()),
+        "hit_split_aces": draw(st.booleans()),
+        "blackjack_pays": draw(st.sampled_from([Fraction(3, 2), Fraction(6, 5), Fraction(1)])),
+        "insurance": draw(st.booleans()),
+        "surrender": draw(st.sampled_from(Surrender)),
+    }

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
+from bj_helpers import draw_play_settings
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -23,13 +24,8 @@ from croupier.blackjack import (
     BlackjackRound,
     BlackjackRules,
     BlackjackTable,
-    DealerBlackjackTakes,
-    DoubleOn,
-    HoleCard,
     IllegalPlayError,
-    PairsBy,
     RoundPhase,
-    Surrender,
     hand_total,
 )
 from croupier.blackjack import events as ev
@@ -49,21 +45,8 @@ def rule_sets(draw: st.DrawFn) -> BlackjackRules:
     unit = draw(st.sampled_from([1, 2, 5]))
     minimum = unit * draw(st.integers(1, 4))
     return NZ.with_(
-        decks=draw(st.integers(1, 8)),
-        dealer_hits_soft_17=draw(st.booleans()),
-        hole_card=draw(st.sampled_from(HoleCard)),
-        dealer_blackjack_takes_splits=draw(st.sampled_from(DealerBlackjackTakes)),
-        dealer_blackjack_takes_doubles=draw(st.sampled_from(DealerBlackjackTakes)),
-        double_on=draw(st.sampled_from(DoubleOn)),
-        double_after_split=draw(st.booleans()),
-        max_hands=draw(st.integers(2, 4)),
-        pairs_by=draw(st.sampled_from(PairsBy)),
-        resplit_aces=draw(st.booleans()),
-        hit_split_aces=draw(st.booleans()),
-        blackjack_pays=draw(st.sampled_from([Fraction(3, 2), Fraction(6, 5), Fraction(1)])),
-        insurance=draw(st.booleans()),
+        **draw_play_settings(draw, decks=(1, 8), max_hands=(2, 4)),
         even_money=draw(st.booleans()),
-        surrender=draw(st.sampled_from(Surrender)),
         chip_unit=unit,
         table_minimum=minimum,
         table_maximum=minimum * draw(st.integers(1, 20)),

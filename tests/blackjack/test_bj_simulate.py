@@ -25,6 +25,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 import pytest
+from bj_helpers import draw_play_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -292,21 +293,8 @@ def test_eight_hands_a_box_kernel_matches_referee() -> None:
 def random_rules(draw: st.DrawFn) -> BlackjackRules:
     """Any combination of the settings the kernel reads."""
     return NZ.with_(
-        decks=draw(st.integers(4, 8)),
+        **draw_play_settings(draw, decks=(4, 8), max_hands=(2, 8)),
         penetration=draw(st.sampled_from([Fraction(1, 2), Fraction(2, 3), Fraction(3, 4)])),
-        dealer_hits_soft_17=draw(st.booleans()),
-        hole_card=draw(st.sampled_from(HoleCard)),
-        dealer_blackjack_takes_splits=draw(st.sampled_from(DealerBlackjackTakes)),
-        dealer_blackjack_takes_doubles=draw(st.sampled_from(DealerBlackjackTakes)),
-        double_on=draw(st.sampled_from(DoubleOn)),
-        double_after_split=draw(st.booleans()),
-        max_hands=draw(st.integers(2, 8)),
-        pairs_by=draw(st.sampled_from(PairsBy)),
-        resplit_aces=draw(st.booleans()),
-        hit_split_aces=draw(st.booleans()),
-        blackjack_pays=draw(st.sampled_from([Fraction(3, 2), Fraction(6, 5), Fraction(1)])),
-        insurance=draw(st.booleans()),
-        surrender=draw(st.sampled_from(Surrender)),
         burn_on_new_shoe=draw(st.booleans()),
     )
 
