@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide
+from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide, may_double
 
 __all__ = ["analyze_up", "dealer_dist", "hand_values"]
 
@@ -166,14 +166,6 @@ def _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s):
 
 
 @njit(cache=True, nogil=True)
-def _may_double(double_on, total, soft):
-    if double_on == 0:
-        return True
-    low = 9 if double_on == 1 else 10
-    return (not soft) and low <= total <= 11
-
-
-@njit(cache=True, nogil=True)
 def _two_card(
     comp, ntot, infinite, probs, pc, ptotal, psoft, pcards, pnext, s, sv, dsv, hitv,
     double_ok, pair_value, mode, chart, up,
@@ -290,7 +282,7 @@ def analyze_up(
                 if p == 1 and not hit_split_aces:
                     val = r_sv[r, s2]
                 else:
-                    dok = das and _may_double(double_on, ptotal[s2], psoft[s2])
+                    dok = das and may_double(double_on, ptotal[s2], psoft[s2])
                     val = _two_card(cp, np_tot, infinite, probs, pc, ptotal, psoft, pcards, pnext,
                                     s2, r_sv[r], r_dsv[r], r_hitv[r], dok,
                                     p if v == p else 0, mode, chart, up)  # fmt: skip
@@ -347,7 +339,7 @@ def analyze_up(
             if t >= 12:
                 o[0] = sv[s]
             o[1] = hitv[s]
-            dok = _may_double(double_on, t, soft)
+            dok = may_double(double_on, t, soft)
             if dok:
                 o[2] = _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s)
             sok = a == b and split_ev[a] > _NONE

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from numba import njit
 
+from croupier.blackjack.rules import DoubleOn
+
 __all__ = [
     "CODES",
     "DOUBLE",
+    "DOUBLE_ON_CODES",
     "HIT",
     "SPLIT",
     "STAND",
@@ -33,6 +36,7 @@ __all__ = [
     "Rs",
     "S",
     "decide",
+    "may_double",
 ]
 
 # chart codes
@@ -43,6 +47,22 @@ surrender else hit; surrender else stand."""
 
 # actions
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = 0, 1, 2, 3, 4
+
+DOUBLE_ON_CODES = {DoubleOn.ANY: 0, DoubleOn.NINE_TO_ELEVEN: 1, DoubleOn.TEN_ELEVEN: 2}
+"""The kernels' code for each :class:`~croupier.blackjack.rules.DoubleOn` setting."""
+
+
+@njit(cache=True, nogil=True)
+def may_double(double_on, total, soft):
+    """:meth:`DoubleOn.allows` for a kernel code of :data:`DOUBLE_ON_CODES`.
+
+    >>> may_double(DOUBLE_ON_CODES[DoubleOn.TEN_ELEVEN], 9, False)
+    False
+    """
+    if double_on == 0:
+        return True
+    low = 9 if double_on == 1 else 10
+    return (not soft) and low <= total <= 11
 
 
 @njit(cache=True, nogil=True)

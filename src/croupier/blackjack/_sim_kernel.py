@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide
+from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide, may_double
 
 __all__ = ["MAX_HANDS", "new_scratch", "play_round", "play_shoe", "run_task", "seed_state"]
 
@@ -63,14 +63,6 @@ def _is_pair(a, b, by_rank):
     if by_rank:
         return a == b
     return _value(a) == _value(b)
-
-
-@njit(cache=True)
-def _may_double(double_on, total, soft):
-    if double_on == 0:
-        return True
-    low = 9 if double_on == 1 else 10
-    return (not soft) and low <= total <= 11
 
 
 @njit(cache=True)
@@ -222,7 +214,7 @@ def play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, sta
                     fresh
                     and flags[i, 1] == 0
                     and (flags[i, 0] == 0 or params[P_DAS] != 0)
-                    and _may_double(params[P_DOUBLE_ON], t, soft)
+                    and may_double(params[P_DOUBLE_ON], t, soft)
                 )
                 can_surr = fresh and params[P_SURRENDER] != 0 and flags[i, 0] == 0
                 act = decide(chart, up, t, soft, _value(cards[i, 0]) if pair else 0,

@@ -42,12 +42,11 @@ import numpy.typing as npt
 
 from croupier.blackjack._exact_graphs import dealer_graph, player_graph
 from croupier.blackjack._exact_kernel import analyze_up, dealer_dist, hand_values
-from croupier.blackjack._policy import CODES
+from croupier.blackjack._policy import CODES, DOUBLE_ON_CODES
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
     DealerBlackjackTakes,
-    DoubleOn,
     HoleCard,
     PairsBy,
     Surrender,
@@ -74,7 +73,6 @@ ACTIONS = ("stand", "hit", "double", "split", "surrender")
 """First decisions, in the order the kernels report them."""
 
 _INFINITE: FloatArray = np.array([0.0, *(1 / 13,) * 9, 4 / 13])
-_DOUBLE_ON = {DoubleOn.ANY: 0, DoubleOn.NINE_TO_ELEVEN: 1, DoubleOn.TEN_ELEVEN: 2}
 
 
 def shoe_counts(decks: int) -> tuple[int, ...]:
@@ -211,7 +209,7 @@ class Analysis:
                 rules.hole_card is HoleCard.PEEK, 1.0,
                 1.0 if rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL else 0.0,
                 1.0 if rules.dealer_blackjack_takes_doubles is DealerBlackjackTakes.ALL else 0.0,
-                _DOUBLE_ON[rules.double_on], rules.double_after_split, rules.max_hands,
+                DOUBLE_ON_CODES[rules.double_on], rules.double_after_split, rules.max_hands,
                 rules.resplit_aces, rules.hit_split_aces, rules.surrender is Surrender.LATE,
                 rules.pairs_by is PairsBy.VALUE, float(rules.blackjack_pays),
                 0 if chart is None else 1, cells, opts[up], chosen[up],

@@ -193,8 +193,19 @@ class BlackjackRules:
                 f"a shoe of {self.decks} decks is not allowed for play",
                 "4 to 8 decks",
             )
+        self.validate_cut_card()
+
+    def validate_cut_card(self) -> None:
+        """Check the cut card leaves at least half a deck behind it, so a round never runs
+        the shoe dry (Decision 3.1-15).
+
+        >>> NZ.with_(penetration=Fraction(99, 100)).validate_cut_card()
+        Traceback (most recent call last):
+        ...
+        croupier.errors.RuleViolationError: Decision 3.1-15: the cut card leaves only 4 cards behind it; allowed: a penetration leaving at least half a deck behind the cut card
+        """
         behind = self.decks * 52 - int(self.penetration * self.decks * 52)
-        if behind < 26:  # a round must never run the shoe dry (Decision 3.1-15)
+        if behind < 26:
             raise RuleViolationError(
                 "Decision 3.1-15",
                 f"the cut card leaves only {behind} cards behind it",

@@ -31,13 +31,20 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.blackjack import _sim_kernel as k
+from croupier.blackjack._policy import (
+    DOUBLE,
+    DOUBLE_ON_CODES,
+    SPLIT,
+    STAND,
+    SURRENDER,
+    decide,
+)
 from croupier.blackjack.analysis import Analysis
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
     DealerBlackjackTakes,
-    DoubleOn,
     HoleCard,
     PairsBy,
     Surrender,
@@ -105,9 +112,7 @@ def kernel_params(rules: BlackjackRules, *, insure: bool = False) -> npt.NDArray
     p[k.P_H17] = rules.dealer_hits_soft_17
     p[k.P_SPLITS_ALL] = rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL
     p[k.P_DOUBLES_ALL] = rules.dealer_blackjack_takes_doubles is DealerBlackjackTakes.ALL
-    p[k.P_DOUBLE_ON] = {DoubleOn.ANY: 0, DoubleOn.NINE_TO_ELEVEN: 1, DoubleOn.TEN_ELEVEN: 2}[
-        rules.double_on
-    ]
+    p[k.P_DOUBLE_ON] = DOUBLE_ON_CODES[rules.double_on]
     p[k.P_DAS] = rules.double_after_split
     p[k.P_MAX_HANDS] = rules.max_hands
     p[k.P_RSA] = rules.resplit_aces
@@ -217,10 +222,7 @@ def simulate(
     if workers < 1:
         raise CroupierError(f"workers must be at least 1, not {workers}")
     rules.validate()
-    if 52 * rules.decks - int(rules.penetration * 52 * rules.decks) < 26:
-        raise CroupierError(
-            "Decision 3.1-15: the cut card must leave at least half a deck behind it"
-        )
+    rules.validate_cut_card()
     params = kernel_params(rules, insure=insure)
     chart = strategy if strategy is not None else Analysis(rules).basic_strategy()
     seed = secrets.randbits(63) if seed is None else seed
@@ -327,8 +329,6 @@ def referee_play_shoe(
 
 
 def _referee_decision(rnd: BlackjackRound, cells: npt.NDArray[np.int8]) -> None:
-    from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide
-
     box_no, index = rnd.current  # type: ignore[misc]
     box = rnd.boxes[box_no]
     hand = box.hands[index]
