@@ -287,6 +287,15 @@ def play_hand(
 ) -> HandState:
     """Play a whole hand with random legal choices, checking it at every step."""
     universe = deck_of(rules.game)
+    if voluntary:  # Draw 11.x(c): a voluntary blind is exactly double, never posted short
+        order = sorted(stacks)
+        later = [s for s in order if s > button] + [s for s in order if s <= button]
+        poster = later[len(rules.blinds) % len(later)]
+        if stacks[poster] < 2 * rules.blinds[-1]:
+            with pytest.raises(RuleViolationError) as refused:
+                HandState(rules, stacks, button, seed=seed, voluntary_blind=True)
+            assert refused.value.rule == "Draw 11.x(c)"
+            voluntary = False
     hand = HandState(
         rules, stacks, button, seed=seed, voluntary_blind=voluntary, automatic=automatic
     )

@@ -26,6 +26,7 @@ from croupier.poker.table import (
     PlayerMoved,
     PlayerSatOut,
     PlayerSeated,
+    PolicyFailed,
     SeatDrawn,
     SeatingRules,
     Table,
@@ -480,10 +481,12 @@ def test_stacks_carry_over_and_rake_is_accounted() -> None:
     assert sum(table.stacks.values()) + table.rake_total == 2000
 
 
-def test_a_policy_must_act() -> None:
+def test_a_policy_that_makes_no_action_gets_the_default_action() -> None:
     table = table_with({1: "A", 2: "B"})
-    with pytest.raises(TableError, match="no action"):
-        table.play_hand(lambda hand: None)
+    hand = table.play_hand(lambda hand: None)
+    assert hand.is_complete
+    failed = [e for e in table.events if isinstance(e, PolicyFailed)]
+    assert [(e.reason, e.action) for e in failed] == [("no action", "folds")]
 
 
 def test_a_hand_needs_two_ready_players_and_seat_counts_are_checked() -> None:

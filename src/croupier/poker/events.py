@@ -38,6 +38,7 @@ __all__ = [
     "RaisedTo",
     "RakeTaken",
     "ShowRequested",
+    "StubRestocked",
 ]
 
 
@@ -179,6 +180,24 @@ class CardBurned(Event):
     def describe(self) -> str:
         """One line."""
         return "burn"
+
+
+@dataclass(frozen=True)
+class StubRestocked(Event):
+    """Draw poker: the stub ran short, so the discards were shuffled (with the hand's random
+    source) and put under it; ``cards`` is their new order, for audit and replay. The
+    public description never shows the order.
+
+    >>> from croupier.cards import parse_cards
+    >>> StubRestocked(parse_cards("2c 9h")).describe()
+    'the discards (2 cards) are shuffled under the stub'
+    """
+
+    cards: tuple[Card, ...]
+
+    def describe(self) -> str:
+        """One line."""
+        return f"the discards ({len(self.cards)} cards) are shuffled under the stub"
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from croupier.cards.card import Rank
+from croupier.errors import CroupierError
 from croupier.evaluation.composition import ANY_FIVE, EXACTLY_TWO_PLUS_THREE, Composition
 from croupier.evaluation.rankings import STANDARD, STRIPPED, HandRanking
 
@@ -352,4 +353,4 @@ def game_by_name(name: str) -> GameSpec:
     try:
         return GAMES[name]
     except KeyError:
-        raise ValueError(f"unknown game {name!r}: one of {', '.join(GAMES)}") from None
+        raise CroupierError(f"unknown game {name!r}: one of {', '.join(GAMES)}") from None

@@ -10,13 +10,15 @@ croupier.errors.RuleViolationError: Omaha 17.6(b): the last compulsory blind (5)
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from croupier.errors import RuleViolationError
-from croupier.poker.games import HOLDEM, ForcedBets, GameSpec
-from croupier.poker.structures import BettingStructure, NoLimit
+from croupier.checks import enum_setting, flag_setting, whole_chips
+from croupier.errors import CroupierError, RuleViolationError
+from croupier.poker.games import HOLDEM, ForcedBets, GameSpec, game_by_name
+from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, SpreadLimit
 
 __all__ = ["HeadsUpBlinds", "OddChip", "Rake", "TableRules"]
 
@@ -67,6 +69,20 @@ class Rake:
     no_flop_no_drop: bool = True
     """Take nothing when the hand ends in the first betting round."""
 
+    def __post_init__(self) -> None:
+        percent = self.percent
+        if isinstance(percent, bool) or not isinstance(percent, numbers.Rational):
+            raise CroupierError(
+                f"the rake percent must be a Fraction (e.g. Fraction(1, 20)), not {percent!r}"
+            )
+        if not 0 <= percent <= 1:
+            raise CroupierError(f"the rake percent must be between 0 and 1, not {percent}")
+        object.__setattr__(self, "percent", Fraction(percent))
+        if self.cap is not None:
+            object.__setattr__(self, "cap", whole_chips(self.cap, "the rake cap"))
+        object.__setattr__(self, "per_hand", whole_chips(self.per_hand, "the rake per hand"))
+        flag_setting(self.no_flop_no_drop, "no_flop_no_drop")
+
     def amount(self, pot: int, *, unit: int, saw_flop: bool) -> int:
         """The commission on a pot of ``pot`` chips, rounded down to the chip unit."""
         if self.no_flop_no_drop and not saw_flop:
@@ -114,6 +130,39 @@ class TableRules:
     show_all_at_showdown: bool = False
     """Expose every hand at the showdown instead of letting worse hands muck (17.5(d))."""
 
+    def __post_init__(self) -> None:
+        """Coerce and check every setting: a wrong type or an unknown value is refused with
+        a one-line error, never silently ignored."""
+        put = object.__setattr__
+        game = self.game
+        if isinstance(game, str):
+            put(self, "game", game_by_name(game))
+        elif not isinstance(game, GameSpec):
+            raise CroupierError(f"game must be a GameSpec or a game's name, not {game!r}")
+        if not isinstance(self.structure, BettingStructure):
+            raise CroupierError(
+                "structure must be a betting structure (NoLimit(), PotLimit(), FixedLimit(small, "
+                f"big), SpreadLimit(minimum, maximum)), not {self.structure!r}"
+            )
+        blinds = self.blinds
+        if isinstance(blinds, str | bytes) or not isinstance(blinds, tuple | list):
+            raise CroupierError(f"blinds must be a tuple of chip amounts, not {blinds!r}")
+        put(self, "blinds", tuple(whole_chips(b, "a blind", minimum=1) for b in blinds))
+        put(self, "ante", whole_chips(self.ante, "the ante"))
+        if self.bring_in is not None:
+            put(self, "bring_in", whole_chips(self.bring_in, "the bring-in", minimum=1))
+        put(self, "table_minimum", whole_chips(self.table_minimum, "the table minimum", minimum=1))
+        if self.table_maximum is not None:
+            put(self, "table_maximum", whole_chips(self.table_maximum, "the table maximum"))
+        put(self, "chip_unit", whole_chips(self.chip_unit, "the chip unit", minimum=1))
+        if not isinstance(self.rake, Rake):
+            raise CroupierError(f"rake must be a Rake, not {self.rake!r}")
+        put(self, "heads_up", enum_setting(HeadsUpBlinds, self.heads_up, "heads_up"))
+        put(self, "odd_chip", enum_setting(OddChip, self.odd_chip, "odd_chip"))
+        flag_setting(self.fold_when_check_is_free, "fold_when_check_is_free")
+        flag_setting(self.show_all_at_showdown, "show_all_at_showdown")
+        self.validate()
+
     @property
     def bring_in_amount(self) -> int:
         """The bring-in (the table minimum unless set)."""
@@ -150,6 +199,7 @@ class TableRules:
                 f"({self.table_minimum})",
                 f"at least {self.table_minimum}",
             )
+        self._validate_table_limits()
         amounts = (*self.blinds, self.ante, self.table_minimum, self.bring_in_amount)
         if any(a < 0 or a % self.chip_unit for a in amounts):
             raise RuleViolationError(
@@ -157,3 +207,29 @@ class TableRules:
                 "every amount must be a multiple of the chip unit",
                 f"multiples of {self.chip_unit}",
             )
+
+    def _validate_table_limits(self) -> None:
+        """17.6(a), (c): every bet the structure offers lies within the table's minimum and
+        maximum wager (the sign at the table)."""
+        low, high = self.table_minimum, self.table_maximum
+        if high is not None and high < low:
+            raise RuleViolationError(
+                self.game.limit_rule("a"),
+                f"the table maximum ({high}) is below the table minimum ({low})",
+                f"a maximum of at least {low}",
+            )
+        structure = self.structure
+        if isinstance(structure, FixedLimit):
+            sizes = {"small bet": structure.small_bet, "big bet": structure.big_bet}
+        elif isinstance(structure, SpreadLimit):
+            sizes = {"betting minimum": structure.minimum, "betting maximum": structure.maximum}
+        else:
+            return
+        for what, size in sizes.items():
+            if size < low or (high is not None and size > high):
+                limits = f"{low}..{high}" if high is not None else f"at least {low}"
+                raise RuleViolationError(
+                    self.game.limit_rule("c"),
+                    f"the {structure.name} {what} ({size}) is outside the table limits ({limits})",
+                    f"bets of {limits}",
+                )

@@ -29,7 +29,9 @@ from enum import StrEnum
 from typing import Any
 
 from croupier.cards.card import Card, parse_cards
-from croupier.cards.deck import Deck
+from croupier.cards.deck import Deck, full_deck
+from croupier.cards.rng import make_rng
+from croupier.checks import flag_setting, seat_number, whole_chips, whole_number
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.evaluation.evaluate import evaluate
 from croupier.evaluation.hand import HandValue
@@ -186,8 +188,27 @@ class HandState:
         antes: Mapping[int, int] | None = None,
         ante_trimming: bool = False,
     ) -> None:
+        if not isinstance(rules, TableRules):
+            raise CroupierError(f"rules must be TableRules, not {rules!r}")
         rules.validate()
         game = rules.game
+        if not isinstance(stacks, Mapping):
+            raise CroupierError(f"stacks must map seat numbers to chips, not {stacks!r}")
+        stacks = {
+            seat_number(s): whole_chips(n, f"the stack of seat {s}") for s, n in stacks.items()
+        }
+        for flag, what in (
+            (automatic, "automatic"),
+            (voluntary_blind, "voluntary_blind"),
+            (ante_trimming, "ante_trimming"),
+        ):
+            flag_setting(flag, what)
+        if rng is not None and not isinstance(rng, random.Random):
+            raise CroupierError(f"rng must be a random.Random, not {rng!r}")
+        if seed is not None:
+            whole_number(seed, "a seed")
+        if deck is not None and not isinstance(deck, Deck):
+            raise CroupierError(f"deck must be a Deck, not {deck!r}")
         if len(stacks) < 2:
             raise RuleViolationError("Omaha 17.2(c)", "a hand needs at least two players")
         if len(stacks) > game.max_players:
@@ -195,6 +216,7 @@ class HandState:
                 "Poker 4.1(a)",
                 f"{game.title} deals to at most {game.max_players} players",
             )
+        button = seat_number(button, "the button seat")
         if button not in stacks:
             raise CroupierError(f"the button seat {button} has no player")
         if any(s <= 0 for s in stacks.values()):
@@ -222,13 +244,18 @@ class HandState:
         """Whether dealer chores run by themselves."""
         self.voluntary_blind = voluntary_blind
         """Whether a voluntary blind (11.x(c)) is posted."""
+        self._rng: random.Random = rng if rng is not None else make_rng(seed)
+        self._game_cards = frozenset(c for c in full_deck() if c.rank >= game.ranking.lowest_rank)
         if deck is None:
             lowest = game.ranking.lowest_rank
             deck = (
-                Deck.stripped(lowest, seed=seed, rng=rng)
+                Deck.stripped(lowest, seed=seed, rng=self._rng)
                 if lowest > 0
-                else Deck.standard(seed=seed, rng=rng)
+                else Deck.standard(seed=seed, rng=self._rng)
             )
+        else:
+            self._verify_deck(deck)
+        self._placed = not deck.remaining  # an empty deck: the caller places the cards
         self.deck = deck
         """The deck (its dealt, burned and discard piles are the record of the cards)."""
         self.players: dict[int, PlayerState] = {
@@ -256,15 +283,24 @@ class HandState:
         self._awarded: list[ev.PotAwarded] = []
         self._hands: dict[int, HandValue] = {}
         self._restocked: set[Card] = set()
-        self._antes = dict(antes) if antes is not None else dict.fromkeys(stacks, rules.ante)
-        if set(self._antes) - set(stacks) or any(a < 0 for a in self._antes.values()):
-            raise CroupierError("antes must name seated players and be >= 0")
+        if antes is not None and not isinstance(antes, Mapping):
+            raise CroupierError(f"antes must map seat numbers to chips, not {antes!r}")
+        self._antes = (
+            {seat_number(s): whole_chips(a, f"the ante of seat {s}") for s, a in antes.items()}
+            if antes is not None
+            else dict.fromkeys(stacks, rules.ante)
+        )
+        if set(self._antes) - set(stacks):
+            raise CroupierError("antes must name seated players")
+        self._restock_orders: list[tuple[Card, ...]] = []
         self.ante_trimming = ante_trimming
         """Whether an ante above every other player's ante is returned, like an uncalled bet
         (PHH's ``ante_trimming_status``; it returns a lone big-blind ante)."""
         self.dead: set[int] = set()
         """Seats whose hands were conceded at the showdown (no claim on any pot)."""
         self._last_blind_seat = self.order[0]
+        if voluntary_blind:
+            self._verify_voluntary_blind()
         self._log(
             ev.HandStarted(
                 game.name,
@@ -279,6 +315,49 @@ class HandState:
         )
         if automatic:
             self._run_chores()
+
+    def _verify_deck(self, deck: Deck) -> None:
+        """Refuse a deck that does not fit the game (Poker definitions: Defective Deck):
+        already dealt from, a wrong count, or cards the game's deck does not hold. An empty
+        deck is allowed: the caller places each deal's cards on it (a replayed record)."""
+        if deck.dealt or deck.burned or deck.discards:
+            raise RuleViolationError(
+                "Poker definitions: Defective Deck",
+                "the deck has already been dealt from",
+                "a whole, undealt deck",
+            )
+        cards = deck.remaining
+        if not cards:
+            return
+        game = self.game
+        stray = sorted(c for c in cards if c not in self._game_cards)
+        if stray:
+            raise RuleViolationError(
+                "Poker definitions: Defective Deck",
+                f"{game.title} is dealt from a {len(self._game_cards)}-card deck, which has no "
+                f"{stray[0]}",
+                f"the {len(self._game_cards)} cards of the game's deck",
+            )
+        if len(cards) != len(self._game_cards):
+            raise RuleViolationError(
+                "Poker definitions: Defective Deck",
+                f"the deck has {len(cards)} cards; {game.title} needs all {len(self._game_cards)}",
+                f"the {len(self._game_cards)} cards of the game's deck",
+            )
+
+    def _verify_voluntary_blind(self) -> None:
+        """Draw 11.x(c): a voluntary blind is exactly double the last compulsory blind; a
+        player who cannot post the double may not post it short."""
+        poster = self._blind_posters()[-1]
+        needed = 2 * self.rules.blinds[-1]
+        stack = self.players[poster].stack
+        if stack < needed:
+            raise RuleViolationError(
+                "Draw 11.x(c)",
+                f"seat {poster} has {stack} chips; a voluntary blind must be double the last "
+                f"compulsory blind ({needed})",
+                f"no voluntary blind, or a stack of at least {needed}",
+            )
 
     # ----------------------------------------------------------------- views
     @property
@@ -379,18 +458,44 @@ class HandState:
         allowed = self.legal_actions().describe() if self.actor is not None else "no action"
         return IllegalActionError(rule, problem, allowed)
 
+    def _check_placed(self, cards: Sequence[Card]) -> None:
+        """Cards placed by the caller (an empty deck at the start) must be of the game's deck."""
+        if self._placed:
+            stray = [c for c in cards if c not in self._game_cards]
+            if stray:
+                raise RuleViolationError(
+                    "Poker definitions: Defective Deck",
+                    f"{self.game.title} has no {stray[0]} in its deck",
+                    f"the {len(self._game_cards)} cards of the game's deck",
+                )
+
     def _draw(self, n: int) -> tuple[Card, ...]:
         if len(self.deck) < n:  # draw poker: shuffle the discards to finish the stub
             self._restock(n)
+        self._check_placed(self.deck.peek(n))
         return self.deck.draw(n)
 
+    def _burn(self) -> Card:
+        self._check_placed(self.deck.peek(1))
+        return self.deck.burn()
+
     def _restock(self, n: int) -> None:
+        """Shuffle the discards with the hand's random source (never a fixed order: a player
+        must not know who receives his discards, Draw 11) and put them under the stub. A
+        replay reuses the order its log recorded."""
         pool = [c for c in self.deck.discards if c not in self._restocked]
         if len(self.deck) + len(pool) < n:
             raise CroupierError("the deck is exhausted")
-        random.Random(len(self.events)).shuffle(pool)
+        if self._restock_orders:
+            recorded = self._restock_orders.pop(0)
+            if sorted(recorded) != sorted(pool):
+                raise CroupierError("the log's restocked cards are not the discards")
+            pool = list(recorded)
+        else:
+            self._rng.shuffle(pool)
         self._restocked.update(pool)
         self.deck.reuse_discards(pool)
+        self._log(ev.StubRestocked(tuple(pool)))
 
     # ---------------------------------------------------------- dealer chores
     def step(self) -> ev.Event | None:
@@ -451,8 +556,10 @@ class HandState:
                 paid = self._put(self.players[seat], amount)
                 self._log(ev.BlindPosted(seat, paid, voluntary=i >= len(rules.blinds)))
             self._current_bet = max([amounts[-1], *(p.bet for p in self.players.values())])
-            self._last_increment = rules.blinds[-1]
-            self._raises = 1 + (1 if self.voluntary_blind else 0)
+            # 17.6(c)/11.x(d): a raise is not less than any previous bet of the round, the
+            # voluntary blind bet included; blinds are the round's bet, not raises (11.x(g))
+            self._last_increment = amounts[-1]
+            self._raises = 1
             self._last_blind_seat = (
                 posters[len(amounts) - 1] if len(posters) >= len(amounts) else posters[-1]
             )
@@ -473,7 +580,7 @@ class HandState:
         shortage = per_player and len(self.deck) - burn < per_player * len(live)
         need = (per_player if shortage else per_player * len(live)) + street.board
         if street.burn and len(self.deck) > need:  # no burn when it would leave too few cards
-            self._log(ev.CardBurned(self.deck.burn()))
+            self._log(ev.CardBurned(self._burn()))
         if shortage:
             # seven card stud with eight players: one community card for everyone (13, inferred)
             cards = self._draw(per_player)
@@ -627,13 +734,19 @@ class HandState:
         if self.rules.odd_chip is OddChip.FIRST_LEFT_OF_BUTTON or not self._hands:
             return next(s for s in self._clockwise_from(self.button) if s in winners)
 
-        def key(seat: int) -> Card:
+        def used(seat: int) -> tuple[Card, ...]:
             hand = self._hands[seat]
-            used = hand.own_cards if self.board else ()
-            return max(used) if used else max(hand.best_five)  # Decision 3.2-12 fallback
+            return hand.own_cards if self.board else hand.best_five  # stud, draw: all own
 
-        best = max(key(s) for s in winners)
-        tied = [s for s in winners if key(s) == best]  # the same cards: first left of the button
+        # Omaha 17.5(e): the highest card by suit among the hole cards used; a winner who
+        # plays the board has none, so the fallback decides only when no winner uses one
+        using = [s for s in winners if used(s)]
+        if using:
+            high = {s: max(used(s)) for s in using}
+        else:  # Decision 3.2-12: nobody uses a hole card; the highest card of the five
+            high = {s: max(self._hands[s].best_five) for s in winners}
+        best = max(high.values())
+        tied = [s for s, card in high.items() if card == best]  # same card: first left of button
         return next(s for s in self._clockwise_from(self.button) if s in tied)
 
     def _award(self) -> None:
@@ -825,8 +938,9 @@ class HandState:
             raise self._error("Five Card Stud 12.2(a)", "the lowest up card must bring in first")
         if legal.raise_to is None:
             raise self._error(self._no_raise_rule(player), f"seat {player.seat} may not raise now")
+        amount = whole_chips(amount, "a bet or raise")
         low, high = legal.raise_to
-        if not isinstance(amount, int) or not low <= amount <= high:
+        if not low <= amount <= high:
             rule = self._range_rule(amount, low, high, player)
             raise self._error(rule, f"seat {player.seat} cannot make it {amount}")
         if amount % self.rules.chip_unit and amount != player.bet + player.stack:
@@ -862,13 +976,14 @@ class HandState:
     def raise_to(self, amount: int) -> None:
         """Bet or raise so that the player's total for the round is ``amount``."""
         self.verify_raise_to(amount)
-        self._make_bet(amount, bring_in=False)
+        self._make_bet(int(amount), bring_in=False)
 
     bet = raise_to
 
     def verify_bring_in(self, amount: int) -> None:
         """Raise unless the lowest up card may bring in for ``amount`` (12.2(a))."""
         player = self._require_bettor("Five Card Stud 12.2(a)", "bring in")
+        amount = whole_chips(amount, "a bring-in")
         legal = self.legal_actions()
         if legal.bring_in is None:
             raise self._error("Five Card Stud 12.2(a)", "no bring-in is due")
@@ -887,7 +1002,7 @@ class HandState:
     def bring_in(self, amount: int) -> None:
         """The lowest up card opens the betting with at least the table minimum (12.2(a))."""
         self.verify_bring_in(amount)
-        self._make_bet(amount, bring_in=True)
+        self._make_bet(int(amount), bring_in=True)
 
     def _make_bet(self, total: int, *, bring_in: bool) -> None:
         player = self.players[self._actor]  # type: ignore[index]
@@ -950,7 +1065,7 @@ class HandState:
         if self._stage != "draw" or self._actor is None:
             raise IllegalActionError("Draw 11 (deal and draw)", "no draw is due", "no action")
         player = self.players[self._actor]
-        chosen = parse_cards(cards)
+        chosen = _parse_discards(cards)
         stray = [c for c in chosen if c not in player.down]
         if stray:
             raise self._error(
@@ -965,7 +1080,11 @@ class HandState:
         """Discard these cards (none to stand pat) and be dealt as many replacements."""
         self.verify_discard(cards)
         player = self.players[self._actor]  # type: ignore[index]
-        chosen = parse_cards(cards)
+        chosen = _parse_discards(cards)
+        if chosen and len(self.deck) + len(
+            [c for c in self.deck.discards if c not in self._restocked]
+        ) < len(chosen):
+            raise CroupierError("the deck is exhausted: no cards left to replace the discards")
         for card in chosen:
             player.down.remove(card)
         self._log(ev.Discarded(player.seat, chosen))
@@ -990,6 +1109,7 @@ class HandState:
                 "a hand may be conceded only at the showdown",
                 "at the showdown",
             )
+        seat = seat_number(seat)
         if seat not in self.players or self.players[seat].folded:
             raise IllegalActionError(
                 "Poker definitions: Dead Hand",
@@ -1005,6 +1125,7 @@ class HandState:
         """Give up the hand unshown at the showdown (driven step by step, ``automatic=False``);
         the hand can then win no pot unless every other claimant has conceded too."""
         self.verify_concede(seat)
+        seat = int(seat)
         self.dead.add(seat)
         self._log(ev.Conceded(seat))
 
@@ -1018,6 +1139,7 @@ class HandState:
                 "hands may be asked for only in the final showdown",
                 "after the showdown",
             )
+        seat = seat_number(seat)
         if seat not in self._hands:
             raise IllegalActionError(
                 "Omaha 17.5(d)",
@@ -1033,6 +1155,7 @@ class HandState:
         """Expose a showdown hand at any player's request (17.5(d)); cards speak, so the
         result stands. A hand already shown is not logged twice."""
         self.verify_request_show(seat)
+        seat = int(seat)
         value = self._hands[seat]
         shown = ev.HandShown(seat, self.players[seat].cards, value.describe())
         if shown not in self.events:
@@ -1118,19 +1241,41 @@ class HandState:
     ) -> HandState:
         """Rebuild a hand from its event log: the cards in the order they were dealt, the
         forced bets, and the players' decisions. With ``automatic`` the dealer's chores
-        after the last decision are run too, as in a hand dealt automatically."""
-        start = events[0]
-        if not isinstance(start, ev.HandStarted):
+        after the last decision are run too, as in a hand dealt automatically.
+
+        The log is checked against the rules: it must be of the rules' game, every
+        decision must come from the seat to act, and every event the replay produces must
+        equal the logged one; a mismatch raises :class:`CroupierError` naming the event.
+
+        >>> from croupier.poker import OMAHA, PotLimit
+        >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=2)
+        >>> hand.fold()
+        >>> HandState.replay(TableRules(), hand.events).stacks == hand.stacks
+        True
+        >>> HandState.replay(TableRules(OMAHA, PotLimit()), hand.events)
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CroupierError: the log is of a holdem hand; these rules are for omaha
+        """
+        if isinstance(events, str | bytes) or not isinstance(events, Sequence):
+            raise CroupierError(f"an event log is a sequence of events, not {events!r}")
+        if not events or not isinstance(events[0], ev.HandStarted):
             raise CroupierError("an event log starts with HandStarted")
+        if not all(isinstance(e, ev.Event) for e in events):
+            bad = next(e for e in events if not isinstance(e, ev.Event))
+            raise CroupierError(f"an event log holds only events, not {bad!r}")
+        if not isinstance(rules, TableRules):
+            raise CroupierError(f"rules must be TableRules, not {rules!r}")
+        start = events[0]
+        if start.game != rules.game.name:
+            raise CroupierError(
+                f"the log is of a {start.game} hand; these rules are for {rules.game.name}"
+            )
+        if len(start.stacks) != len(start.seats) or (
+            start.antes and len(start.antes) != len(start.seats)
+        ):
+            raise CroupierError("the log's first event names seats and stacks that do not match")
         deck = Deck(start.deck, shuffle=False)
-        if not start.deck:  # cards were placed as the hand went (a replayed record)
-            order: list[Card] = []
-            for event in events:
-                if isinstance(event, ev.CardBurned):
-                    order.append(event.card)
-                elif isinstance(event, ev.CardsDealt | ev.CommunityDealt):
-                    order.extend(event.cards)
-            deck = Deck(order, shuffle=False)
         antes = dict(zip(start.seats, start.antes, strict=True)) if start.antes else None
         state = cls(
             rules,
@@ -1142,7 +1287,16 @@ class HandState:
             antes=antes,
             ante_trimming=start.ante_trimming,
         )
-        for event in events[1:]:
+        if not start.deck:  # cards were placed as the hand went (a replayed record)
+            order: list[Card] = []
+            for event in events:
+                if isinstance(event, ev.CardBurned):
+                    order.append(event.card)
+                elif isinstance(event, ev.CardsDealt | ev.CommunityDealt):
+                    order.extend(c for c in event.cards if c not in order)
+            state.deck.put_on_top(order)
+        state._restock_orders = [e.cards for e in events if isinstance(e, ev.StubRestocked)]
+        for index, event in enumerate(events[1:], start=1):
             if not isinstance(event, ev.PlayerAction):
                 continue
             conceding = isinstance(event, ev.Conceded)
@@ -1150,7 +1304,27 @@ class HandState:
                 conceding and state.pending_chore == "showdown"
             ):
                 state.step()
+            chooser = isinstance(event, ev.Conceded | ev.ShowRequested)
+            if not chooser and event.seat != state.actor:
+                raise CroupierError(
+                    f"event {index} of the log ({event.describe()}): "
+                    + (f"seat {state.actor} is to act" if state.actor else "nobody is to act")
+                )
             state._apply(event)
+        while state.phase is Phase.DEALER and len(state.events) < len(events):
+            state.step()
+        for index, (logged, replayed) in enumerate(zip(events, state.events, strict=False)):
+            if logged != replayed:
+                raise CroupierError(
+                    f"event {index} of the log ({logged.describe()}) differs from the replay "
+                    f"({replayed.describe()})"
+                )
+        if len(state.events) < len(events):
+            extra = events[len(state.events)]
+            raise CroupierError(
+                f"event {len(state.events)} of the log ({extra.describe()}) never happens "
+                "under these rules"
+            )
         state.automatic = automatic
         if automatic:
             state._run_chores()
@@ -1179,8 +1353,21 @@ class HandState:
 
 
 def _can(check: Any, *args: Any) -> bool:
+    """Whether ``check`` passes; never raises (malformed input is simply not legal)."""
     try:
         check(*args)
-    except IllegalActionError:
+    except CroupierError:
         return False
     return True
+
+
+def _parse_discards(cards: object) -> tuple[Card, ...]:
+    """The cards a player discards, or a :class:`CroupierError` naming what is wrong."""
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if not isinstance(cards, Iterable):
+        raise CroupierError(f"a discard is a list of cards, not {cards!r}")
+    items = list(cards)
+    if not all(isinstance(c, str | Card) for c in items):
+        raise CroupierError(f"a discard is a list of cards, not {items!r}")
+    return parse_cards(items)

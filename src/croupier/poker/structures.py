@@ -14,9 +14,13 @@ short-all-in rules on top.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
+
+from croupier.checks import whole_chips
+from croupier.errors import CroupierError
 
 __all__ = ["BettingStructure", "FixedLimit", "NoLimit", "PotLimit", "SpreadLimit"]
 
@@ -93,6 +97,16 @@ class PotLimit(NoLimit):
     """1 for full pot, 1/2 for half pot."""
     name: ClassVar[str] = "pot-limit"
 
+    def __post_init__(self) -> None:
+        ratio = self.ratio
+        if isinstance(ratio, bool) or not isinstance(ratio, numbers.Rational):
+            raise CroupierError(
+                f"a pot-limit ratio must be a Fraction (1 or Fraction(1, 2)), not {ratio!r}"
+            )
+        if not 0 < ratio <= 1:
+            raise CroupierError(f"a pot-limit ratio must be above 0 and at most 1, not {ratio}")
+        object.__setattr__(self, "ratio", Fraction(ratio))
+
     def max_raise_to(self, *, pot: int, to_call: int, current_bet: int, my_bet: int) -> int:
         """``current bet + ratio * (pot + call)`` (the pot includes every bet made so far)."""
         return current_bet + int((pot + to_call) * self.ratio)
@@ -118,6 +132,18 @@ class FixedLimit(BettingStructure):
     """The first street (0-based) that uses the big bet."""
     capped: ClassVar[bool] = True
     name: ClassVar[str] = "fixed-limit"
+
+    def __post_init__(self) -> None:
+        small = whole_chips(self.small_bet, "the fixed-limit small bet", minimum=1)
+        big = whole_chips(self.big_bet, "the fixed-limit big bet", minimum=1)
+        if big < small:
+            raise CroupierError(f"the fixed-limit big bet ({big}) is below the small bet ({small})")
+        start = self.big_bet_from
+        if isinstance(start, bool) or not isinstance(start, numbers.Integral) or start < 0:
+            raise CroupierError(f"big_bet_from must be a street index from 0, not {start!r}")
+        object.__setattr__(self, "small_bet", small)
+        object.__setattr__(self, "big_bet", big)
+        object.__setattr__(self, "big_bet_from", int(start))
 
     def fixed_increment(self, street: int) -> int:
         """The bet size of this street."""
@@ -153,8 +179,12 @@ class SpreadLimit(BettingStructure):
     name: ClassVar[str] = "spread-limit"
 
     def __post_init__(self) -> None:
-        if not 0 < self.minimum <= self.maximum:
-            raise ValueError(f"spread limit needs 0 < minimum <= maximum, got {self}")
+        low = whole_chips(self.minimum, "the spread-limit minimum", minimum=1)
+        high = whole_chips(self.maximum, "the spread-limit maximum", minimum=1)
+        if high < low:
+            raise CroupierError(f"the spread-limit maximum ({high}) is below the minimum ({low})")
+        object.__setattr__(self, "minimum", low)
+        object.__setattr__(self, "maximum", high)
 
     def min_bet(self, street: int, table_minimum: int) -> int:
         """The betting minimum."""

@@ -57,6 +57,7 @@ from enum import StrEnum
 from croupier.cards.card import Card
 from croupier.cards.deck import Deck
 from croupier.cards.rng import make_rng
+from croupier.checks import seat_number, whole_chips, whole_number
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker import events as ev
 from croupier.poker.games import ForcedBets
@@ -78,12 +79,14 @@ __all__ = [
     "PlayerSeated",
     "PlayerWaiting",
     "Policy",
+    "PolicyFailed",
     "SeatDrawn",
     "SeatingRules",
     "Table",
     "TableError",
     "TableEvent",
     "TablePlayer",
+    "default_action",
     "passive_policy",
     "random_policy",
 ]
@@ -415,6 +418,29 @@ class HandFinished(TableEvent):
         return text + (f", rake {self.rake}" if self.rake else "")
 
 
+@dataclass(frozen=True)
+class PolicyFailed(TableEvent):
+    """A policy raised an error or made no action for the seat to act; the seat made the
+    default action instead (check when free, else fold; stand pat; the least bring-in), as
+    a player whose time to act has run out. The hand goes on; nothing is voided.
+
+    >>> PolicyFailed(3, 2, "ValueError: boom", "folds").describe()
+    "hand 3: seat 2's policy failed (ValueError: boom); seat 2 folds"
+    """
+
+    hand: int
+    seat: int
+    reason: str
+    action: str
+
+    def describe(self) -> str:
+        """One line."""
+        return (
+            f"hand {self.hand}: seat {self.seat}'s policy failed ({self.reason}); "
+            f"seat {self.seat} {self.action}"
+        )
+
+
 # ------------------------------------------------------------------------------ policies
 def passive_policy(hand: HandState) -> None:
     """Check when free, else call (stud: bring in for the least; draw: stand pat).
@@ -516,9 +542,19 @@ class Table:
         rng: random.Random | None = None,
         seed: int | None = None,
     ) -> None:
+        if not isinstance(rules, TableRules):
+            raise TableError(f"rules must be TableRules, not {rules!r}")
         rules.validate()
         game = rules.game
-        count = game.max_players if seats is None else seats
+        count = game.max_players if seats is None else seat_number(seats, "the seat count")
+        if dealer_right is not None:
+            seat_number(dealer_right, "dealer_right")
+        if seating is not None and not isinstance(seating, SeatingRules):
+            raise TableError(f"seating must be SeatingRules, not {seating!r}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise TableError(f"rng must be a random.Random, not {rng!r}")
+        if seed is not None:
+            whole_number(seed, "a seed")
         if not 2 <= count <= game.max_players:
             raise RuleViolationError(
                 "Poker 4.1(a)",
@@ -644,6 +680,7 @@ class Table:
             raise TableError(f"{name!r} is already at the table")
 
     def _check_chips(self, chips: int, *, allow_zero: bool) -> None:
+        whole_chips(chips, "a buy-in", minimum=None)
         unit = self.rules.chip_unit
         if chips < 0 or (chips == 0 and not allow_zero) or chips % unit:
             raise RuleViolationError(
@@ -651,6 +688,7 @@ class Table:
             )
 
     def _check_seat(self, seat: int) -> None:
+        seat_number(seat)
         if not 1 <= seat <= self.seat_count:
             raise RuleViolationError(
                 self._seat_rule(), f"there is no seat {seat}", f"seats 1..{self.seat_count}"
@@ -1147,15 +1185,56 @@ class Table:
         >>> table.sit("Ann", 2, 100); table.sit("Bob", 5, 100)
         >>> table.play_hand(passive_policy).is_complete
         True
+
+        A policy that raises or makes no action never leaves the table stuck mid-hand: its
+        seat makes the default action (:func:`default_action`) and a :class:`PolicyFailed`
+        event records why (docs/decisions.md, "The poker table").
+
+        >>> def broken(hand: HandState) -> None:
+        ...     raise RuntimeError("bot crashed")
+        >>> table = Table(TableRules(), seats=6, seed=4)
+        >>> table.sit("Ann", 2, 100); table.sit("Bob", 5, 100)
+        >>> table.play_hand(broken).is_complete, table.events[-2].describe()
+        (True, "hand 1: seat 2's policy failed (RuntimeError: bot crashed); seat 2 folds")
         """
         hand = self.start_hand()
         while not hand.is_complete:
             before = len(hand.events)
-            policy(hand)
-            if len(hand.events) == before:
-                raise TableError("the policy made no action")
+            seat = hand.actor
+            try:
+                policy(hand)
+            except Exception as error:  # a bot's failure must not leave the hand stuck
+                reason = f"{type(error).__name__}: {error}"
+            else:
+                reason = "no action"
+            if len(hand.events) > before or hand.is_complete or seat is None:
+                continue  # it acted (then perhaps raised): the action stands
+            action = default_action(hand)
+            self.events.append(PolicyFailed(self.hand_number, seat, reason, action))
         self.finish_hand(hand)
         return hand
+
+
+def default_action(hand: HandState) -> str:
+    """Make the default action for the seat to act and say what it was: stand pat in a
+    draw, the least bring-in, a check when it is free, else a fold.
+
+    >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
+    >>> default_action(hand)
+    'folds'
+    """
+    legal = hand.legal_actions()
+    if legal.discard:
+        hand.discard()
+        return "stands pat"
+    if legal.bring_in is not None:
+        hand.bring_in(legal.bring_in[0])
+        return f"brings in for {legal.bring_in[0]}"
+    if legal.check:
+        hand.check()
+        return "checks"
+    hand.fold()
+    return "folds"
 
 
 def _can(check: Callable[[], None]) -> bool:

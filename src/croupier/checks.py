@@ -1,0 +1,121 @@
+"""Input checks shared by the referees: chips, seats and settings, each with a one-line error.
+
+Chips are whole numbers: any :class:`numbers.Integral` (``int``, numpy integers) except
+``bool``, normalised to ``int``. Everything else (floats, ``Fraction``, ``Decimal``, strings,
+``None``) is refused with a :class:`~croupier.errors.CroupierError` naming the value.
+
+>>> import numpy as np
+>>> whole_chips(np.int64(20), "a raise")
+20
+>>> whole_chips(2.5, "a stack")
+Traceback (most recent call last):
+...
+croupier.errors.CroupierError: a stack must be a whole number of chips, not 2.5 (float)
+>>> from enum import StrEnum
+>>> class Color(StrEnum):
+...     RED = "red"
+...     BLUE = "blue"
+>>> enum_setting(Color, "red", "colour")
+<Color.RED: 'red'>
+>>> enum_setting(Color, "pink", "colour")
+Traceback (most recent call last):
+...
+croupier.errors.CroupierError: colour must be one of 'red', 'blue', not 'pink'
+"""
+
+from __future__ import annotations
+
+import numbers
+from enum import Enum
+from typing import TypeVar
+
+from croupier.errors import CroupierError
+
+__all__ = ["enum_setting", "flag_setting", "seat_number", "whole_chips", "whole_number"]
+
+E = TypeVar("E", bound=Enum)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    kind = type(value).__name__
+    return (
+        text if isinstance(value, str | int) and not isinstance(value, bool) else f"{text} ({kind})"
+    )
+
+
+def whole_chips(value: object, what: str, *, minimum: int | None = 0) -> int:
+    """``value`` as an ``int`` number of chips, at least ``minimum`` (None: any sign).
+
+    >>> whole_chips(True, "a wager")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: a wager must be a whole number of chips, not True (bool)
+    >>> whole_chips(-5, "an ante")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: an ante must be at least 0, not -5
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise CroupierError(f"{what} must be a whole number of chips, not {_shown(value)}")
+    chips = int(value)
+    if minimum is not None and chips < minimum:
+        raise CroupierError(f"{what} must be at least {minimum}, not {chips}")
+    return chips
+
+
+def whole_number(value: object, what: str, *, minimum: int | None = 0) -> int:
+    """``value`` as an ``int`` (a count or a seed), at least ``minimum`` (None: any sign).
+
+    >>> whole_number(-1, "a seed")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: a seed must be at least 0, not -1
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise CroupierError(f"{what} must be a whole number, not {_shown(value)}")
+    number = int(value)
+    if minimum is not None and number < minimum:
+        raise CroupierError(f"{what} must be at least {minimum}, not {number}")
+    return number
+
+
+def seat_number(value: object, what: str = "a seat") -> int:
+    """A seat or box number: a whole number from 1.
+
+    >>> seat_number(0)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: a seat must be a whole number from 1, not 0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
+        raise CroupierError(f"{what} must be a whole number from 1, not {_shown(value)}")
+    return int(value)
+
+
+def enum_setting(kind: type[E], value: object, what: str) -> E:
+    """``value`` as a member of ``kind``: the member itself or its string value; anything
+    else is refused with the allowed values (a setting is never silently ignored)."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str) and not isinstance(value, Enum):
+        for member in kind:
+            if member.value == value or member.name == value.upper().replace("-", "_"):
+                return member
+    allowed = ", ".join(repr(m.value) for m in kind)
+    raise CroupierError(f"{what} must be one of {allowed}, not {_shown(value)}")
+
+
+def flag_setting(value: object, what: str) -> bool:
+    """A yes/no setting: exactly ``True`` or ``False``.
+
+    >>> flag_setting(1, "show_all_at_showdown")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: show_all_at_showdown must be True or False, not 1
+    """
+    if not isinstance(value, bool):
+        raise CroupierError(f"{what} must be True or False, not {_shown(value)}")
+    return value
