@@ -144,5 +144,5 @@ def test_demo_prints_the_reference_equity() -> None:
 
 def test_main_returns_exit_codes() -> None:
     assert main(["eval", "As", "Ks", "Qs", "Js", "Ts"]) == 0
-    assert main(["eval", "As", "Ks"]) == 2
-    assert main(["no-such-command"]) == 2
+    assert main(["eval", "As", "Ks"]) == 1  # refused input (a CroupierError)
+    assert main(["no-such-command"]) == 2  # a usage error

@@ -12,7 +12,7 @@ NZ game (six decks) is the default.
 
 from __future__ import annotations
 
-import json
+import math
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -32,7 +32,7 @@ from croupier.blackjack.rules import (
 )
 from croupier.blackjack.simulate import simulate
 from croupier.blackjack.strategy import UP_CARDS, US_SIX_DECK
-from croupier.cli.options import progress_bar
+from croupier.cli.options import SEED, check_picture_path, echo_json, progress_bar
 from croupier.errors import CroupierError
 
 __all__ = ["blackjack"]
@@ -128,8 +128,23 @@ def _fraction(text: str, sep: str, hint: str, example: str) -> Fraction:
         raise click.BadParameter(f"write it as {example}", param_hint=hint) from None
 
 
-def build_rules(opts: dict[str, Any]) -> tuple[BlackjackRules, int | Literal["inf"]]:
-    """The rule set and deck count named by the options (bad values: one clear error)."""
+def build_rules(
+    opts: dict[str, Any], *, simulation: bool = False
+) -> tuple[BlackjackRules, int | Literal["inf"]]:
+    """The rule set and deck count named by the options (bad values: one clear error).
+
+    ``--penetration`` only means something to the simulator (the analysis plays off the top):
+    given to another command it is refused, not ignored.
+    """
+    ctx = click.get_current_context(silent=True)
+    if (
+        not simulation
+        and ctx is not None
+        and ctx.get_parameter_source("penetration") is click.core.ParameterSource.COMMANDLINE
+    ):
+        raise click.UsageError(
+            "--penetration only applies to 'blackjack simulate' (the analysis is off the top)"
+        )
     decks_text = str(opts["decks"]).strip().lower()
     decks: int | Literal["inf"]
     if decks_text in ("inf", "infinite"):
@@ -193,7 +208,7 @@ def dealer_command(upcard: str | None, as_json: bool, **opts: Any) -> None:
     cards = [_UP[upcard]] if upcard else list(UP_CARDS)
     rows = {_label(c): analysis.dealer(c) for c in cards}
     if as_json:
-        click.echo(json.dumps(rows))
+        echo_json(rows)
         return
     click.echo("up   " + "".join(f"{o:>10}" for o in OUTCOMES))
     for up, row in rows.items():
@@ -213,17 +228,15 @@ def house_edge_command(as_json: bool, **opts: Any) -> None:
     chart_ev = analysis.expectation(analysis.basic_strategy())
     seconds = time.perf_counter() - start
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "ev": ev,
-                    "house_edge": -ev,
-                    "basic_strategy_ev": chart_ev,
-                    "basic_strategy_house_edge": -chart_ev,
-                    "decks": decks,
-                    "seconds": seconds,
-                }
-            )
+        echo_json(
+            {
+                "ev": ev,
+                "house_edge": -ev,
+                "basic_strategy_ev": chart_ev,
+                "basic_strategy_house_edge": -chart_ev,
+                "decks": decks,
+                "seconds": seconds,
+            }
         )
         return
     shoe = "an infinite deck" if decks == "inf" else f"{decks} decks"
@@ -243,6 +256,7 @@ def strategy_command(as_json: bool, chart_path: str | None, departures: bool, **
     """Basic strategy (derived, not typed in): H hit, S stand, D double (else hit),
     Ds double (else stand), P split, R surrender (else hit), Rs surrender (else stand)."""
     rules, decks = build_rules(opts)
+    check_picture_path(chart_path, "--chart")  # before the work, not after it
     chart = Analysis(rules, decks=decks).basic_strategy()
     table = chart.rows()
     changed = chart.departures(US_SIX_DECK)
@@ -252,7 +266,7 @@ def strategy_command(as_json: bool, chart_path: str | None, departures: bool, **
         data: dict[str, Any] = dict(table)
         if departures:
             data = {"chart": table, "departures": [d.describe() for d in changed]}
-        click.echo(json.dumps(data))
+        echo_json(data)
         return
     ups = list(next(iter(table.values())))
     click.echo(f"{'':<9}" + " ".join(f"{u:>2}" for u in ups))
@@ -283,8 +297,15 @@ def _draw_chart(
 @blackjack.command("simulate")
 @click.option("--rounds", type=click.IntRange(1), default=1_000_000, show_default=True)
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
-@click.option("--seed", type=int, default=None, help="Replay a run (default: a random seed).")
-@click.option("--insure", is_flag=True, help="Take insurance whenever offered.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=None,
+    help="Replay a run: a whole number from 0 (default: a random seed).",
+)
+@click.option(
+    "--insure", is_flag=True, help="Take insurance whenever offered (not with --no-insurance)."
+)
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--plot", "plot_path", default=None, help="Plot the running EV to this PNG file.")
@@ -299,11 +320,16 @@ def simulate_command(
 ) -> None:
     """Play ROUNDS rounds with the derived basic strategy and report EV ± standard error,
     the outcome frequencies and the exact value of the same strategy for comparison."""
-    rules, decks = build_rules(opts)
+    if insure and not opts["insurance"]:
+        raise click.UsageError(
+            "--insure and --no-insurance exclude each other: insurance is not offered"
+        )
+    rules, decks = build_rules(opts, simulation=True)
     if decks == "inf":
         raise click.BadParameter(
             "the simulator deals a real shoe: give a number", param_hint="--decks"
         )
+    check_picture_path(plot_path, "--plot")  # before the run, which may take minutes
     analysis = Analysis(rules)
     chart = analysis.basic_strategy()
     exact = analysis.expectation(chart)
@@ -332,19 +358,20 @@ def simulate_command(
             )
         except (CroupierError, OSError) as err:
             raise click.ClickException(str(err)) from None
-    z = (result.ev - exact) / result.se if result.se > 0 else 0.0
+    defined = math.isfinite(result.se) and result.se > 0
+    z = (result.ev - exact) / result.se if defined else None
     if as_json:
         data = result.to_json()
         data.update(decks=rules.decks, exact_ev=exact, z=z)
-        click.echo(json.dumps(data))
+        echo_json(data)  # strict JSON: an undefined standard error (one round) is null
         return
     click.echo(
         f"{result.rounds:,} rounds, {rules.decks} decks, seed {result.seed}, "
         f"{result.rounds_per_second:,.0f} rounds/s on {result.workers} worker(s)"
     )
-    click.echo(
-        f"  EV per initial unit {result.ev:+.4%} ± {result.se:.4%} (house edge {-result.ev:.4%})"
-    )
-    click.echo(f"  exact, same strategy off the top: {exact:+.4%} ({z:+.2f} standard errors)")
+    se = f"{result.se:.4%}" if defined else "n/a"
+    click.echo(f"  EV per initial unit {result.ev:+.4%} ± {se} (house edge {-result.ev:.4%})")
+    away = f"{z:+.2f} standard errors" if z is not None else "standard error undefined"
+    click.echo(f"  exact, same strategy off the top: {exact:+.4%} ({away})")
     for name, value in result.frequencies.items():
         click.echo(f"  {name.replace('_', ' '):<18} {value:8.4%} per round")

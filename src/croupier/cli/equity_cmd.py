@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from contextlib import contextmanager
 
 import click
 
+from croupier.cli.options import SEED, echo_json
 from croupier.equity.equity import EquityGame, EquityResult, ProgressCallback
 from croupier.equity.equity import equity as run
 from croupier.evaluation.kernels import combinations_array
@@ -51,7 +51,7 @@ def _print_human(result: EquityResult) -> None:
         line = (f"  {cards:<12} win {float(h.win):8.3%}  tie {float(h.tie):7.3%}  "
                 f"equity {float(h.equity):8.4%}")  # fmt: skip
         if h.stderr is not None:
-            line += f"  ± {h.stderr:.4%}"
+            line += f"  ± {h.stderr:.4%}" if math.isfinite(h.stderr) else "  ± n/a (one sample)"
         click.echo(line)
 
 
@@ -60,13 +60,14 @@ def _print_human(result: EquityResult) -> None:
 @click.option("--game", type=click.Choice([g.value for g in EquityGame]), default="holdem",
               show_default=True)  # fmt: skip
 @click.option("--board", default="", help="Known community cards (0, 3, 4 or 5).")
-@click.option("--exact", "mode", flag_value="exact", default=True,
-              help="Enumerate every remaining board (default).")  # fmt: skip
+@click.option("--exact", is_flag=True,
+              help="Enumerate every remaining board (the default; not with --samples).")  # fmt: skip
 @click.option("--samples", type=click.IntRange(min=1), default=None,
               help="Monte-Carlo with this many random boards instead.")  # fmt: skip
-@click.option("--seed", type=int, default=None, help="Seed for --samples (replayable).")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed for --samples (a whole number from 0; replayable).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def equity(hands: tuple[str, ...], game: str, board: str, mode: str, samples: int | None,
+def equity(hands: tuple[str, ...], game: str, board: str, exact: bool, samples: int | None,
            seed: int | None, as_json: bool) -> None:  # fmt: skip
     """Equity of two or more HANDS ('As Ks' 'Qd Qh').
 
@@ -76,7 +77,10 @@ def equity(hands: tuple[str, ...], game: str, board: str, mode: str, samples: in
       croupier equity AsKs QdQh --board "Qs Js 2c" --json
       croupier equity "As Ks Qd Jd" "Qh Qc 2s 3s" --game omaha --samples 200000 --seed 1
     """
-    del mode  # --exact is the default; --samples switches to sampling
+    if exact and samples is not None:
+        raise click.UsageError("--exact and --samples exclude each other: give one")
+    if seed is not None and samples is None:
+        raise click.UsageError("--seed needs --samples: an exact run has no randomness")
     chosen = EquityGame(game)
     known = len(board.replace(",", " ").split()) if board else 0
     per_board = len(hands) * (60 if chosen is EquityGame.OMAHA else 1)
@@ -91,6 +95,6 @@ def equity(hands: tuple[str, ...], game: str, board: str, mode: str, samples: in
         result = run(list(hands), board, game=chosen, samples=samples, seed=seed,
                      progress=progress)  # fmt: skip
     if as_json:
-        click.echo(json.dumps(result.to_dict()))
+        echo_json(result.to_dict())
     else:
         _print_human(result)

@@ -9,13 +9,13 @@
 
 from __future__ import annotations
 
-import json
+import math
 from fractions import Fraction
 
 import click
 
-from croupier.cli.options import progress_bar
-from croupier.poker.fastsim import fast_simulate
+from croupier.cli.options import SEED, echo_json, progress_bar
+from croupier.poker.fastsim import fast_simulate_parallel
 from croupier.poker.games import GAMES, ForcedBets
 from croupier.poker.policies import POLICIES
 from croupier.poker.settings import TableRules
@@ -55,7 +55,12 @@ def poker() -> None:
 @click.option("--structure", type=click.Choice(STRUCTURES), default="no-limit", show_default=True)
 @click.option("--players", type=click.IntRange(2, 10), default=6, show_default=True)
 @click.option("--hands", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seed", type=int, default=None, help="Make the run reproducible.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=None,
+    help="Make the run reproducible (a whole number from 0; the same with any --workers).",
+)
 @click.option(
     "--big-blind",
     type=click.IntRange(min=2),
@@ -76,7 +81,13 @@ def poker() -> None:
     type=click.Choice(sorted(POLICIES)),
     help="One per seat (repeat), or one for every seat; default random.",
 )
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes; each runs the same engine, and a seed gives the same result with any count.",
+)
 @click.option(
     "--engine",
     type=click.Choice(["auto", "referee", "fast"]),
@@ -135,25 +146,28 @@ def simulate_command(
             "limit) and fixed-limit stud",
             param_hint="--engine",
         )
-    if engine == "fast" or (engine == "auto" and fast_ok and workers == 1):
-        fast = fast_simulate(
-            players=players,
-            hands=hands,
-            stack=stack or 100 * bb,
-            blinds=(max(bb // 5, 1), bb // 2)
-            if spec.forced is not ForcedBets.BLINDS
-            else (bb // 2, bb),
-            game=game,
-            structure=structure,
-            seed=seed or 0,
-        )
+    if engine == "fast" or (engine == "auto" and fast_ok):
+        with progress_bar(hands, "hands", shown=not as_json and hands >= 2_000_000) as bar:
+            fast = fast_simulate_parallel(
+                players=players,
+                hands=hands,
+                stack=stack or 100 * bb,
+                blinds=(max(bb // 5, 1), bb // 2)
+                if spec.forced is not ForcedBets.BLINDS
+                else (bb // 2, bb),
+                game=game,
+                structure=structure,
+                seed=seed,
+                workers=workers,
+                progress=bar.update,
+            )
         result = SimulationResult(
             hands,
             ("random",) * players,
             tuple(int(x) for x in fast.totals),
             tuple(int(x) for x in fast.squares),
         )
-        _report(result, spec.title, game, structure, players, hands, as_json)
+        _report(result, spec.title, game, structure, players, hands, as_json, "fast")
         return
     with progress_bar(hands, "hands", shown=not as_json and hands >= 2000) as bar:
         result = simulate(
@@ -166,7 +180,7 @@ def simulate_command(
             workers=workers,
             progress=bar.update,
         )
-    _report(result, spec.title, game, structure, players, hands, as_json)
+    _report(result, spec.title, game, structure, players, hands, as_json, "referee")
 
 
 def _report(
@@ -177,18 +191,21 @@ def _report(
     players: int,
     hands: int,
     as_json: bool,
+    engine: str,
 ) -> None:
     if as_json:
         data = result.to_dict()
-        data.update(game=game, structure=structure, players=players)
-        click.echo(json.dumps(data))
+        data.update(game=game, structure=structure, players=players, engine=engine)
+        echo_json(data)
         return
     click.echo(
-        f"{title}, {structure}, {players} players, {hands:,} hands "
+        f"{title}, {structure}, {players} players, {hands:,} hand{'' if hands == 1 else 's'}, "
+        f"{engine} engine "
         f"(chips won per hand, ± standard error)"
     )
     for seat in range(1, players + 1):
+        se = result.stderr(seat)
         click.echo(
             f"  seat {seat} {result.policies[seat - 1]:<16} "
-            f"{result.mean(seat):+9.3f} ± {result.stderr(seat):.3f}"
+            f"{result.mean(seat):+9.3f} ± {f'{se:.3f}' if math.isfinite(se) else 'n/a'}"
         )

@@ -1,5 +1,9 @@
 """``croupier replay``: replay PHH hand histories through the referee and print final stacks.
 
+A hand is a failure (exit code 1) when it cannot be read, breaks a rule, stops before its
+end (a player still to act; ``--lenient`` reports it and lets it pass), or ends with stacks
+other than the file's own ``finishing_stacks``.
+
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(replay_command, ["no-such-file.phh"])
 >>> result.exit_code, result.output.strip()
@@ -14,8 +18,9 @@ from typing import Any
 
 import click
 
+from croupier.cli.options import echo_json
 from croupier.phh.profiles import PROFILES
-from croupier.phh.reader import PHHError, load
+from croupier.phh.reader import HandHistory, PHHError, load
 from croupier.phh.replay import replay
 
 __all__ = ["replay_command"]
@@ -34,18 +39,22 @@ def _number(value: int | Decimal) -> Any:
 @click.option("--profile", type=click.Choice(sorted(PROFILES)), default=None,
               help="House rules to replay under (default: the file's, else PHH's own).")  # fmt: skip
 @click.option("--lenient", is_flag=True,
-              help="Repair what the record leaves out (a skipped player folds).")  # fmt: skip
+              help="Repair what the record leaves out (a skipped player folds); an "
+                   "unfinished record is reported but not an error.")  # fmt: skip
 def replay_command(files: tuple[str, ...], as_json: bool, profile: str | None,
                    lenient: bool) -> None:  # fmt: skip
     """Replay each hand of FILES (.phh or .phhs) and print its final stacks.
 
-    Exits non-zero when any hand is illegal or cannot be read; each such hand is
-    reported with its file, hand and the rule it breaks.
+    Exits non-zero when any hand is illegal or cannot be read, when a record stops
+    before the hand ends (a player still to act; with --lenient it is reported
+    but allowed), or when the replay's final stacks differ from the file's own
+    finishing_stacks. Each such hand is reported on one line with its file, hand,
+    action and the rule it breaks.
 
     \b
     Examples:
-      croupier replay hand.phh
-      croupier replay *.phhs --json
+      croupier replay examples/phh/dwan-ivey-2009.phh
+      croupier replay examples/phh/*.phhs --json
     """
     failures = 0
     for name in files:
@@ -56,29 +65,56 @@ def replay_command(files: tuple[str, ...], as_json: bool, profile: str | None,
             click.echo(f"croupier: error: {exc}", err=True)
             continue
         for hh in hands:
-            record: dict[str, Any] = {"file": name}
-            if hh.key is not None:
-                record["hand"] = hh.key
-            try:
-                result = replay(hh, profile, strict=not lenient)
-            except PHHError as exc:
-                failures += 1
-                record["error"] = str(exc)
-                if exc.rule:
-                    record["rule"] = exc.rule
-                click.echo(f"croupier: error: {exc}", err=True)
-                if as_json:
-                    click.echo(json.dumps(record))
-                continue
-            stacks = result.final_stacks
-            if as_json:
-                record["variant"] = hh.variant
-                record["final_stacks"] = [_number(s) for s in stacks]
-                if result.warnings:
-                    record["repairs"] = result.warnings
-                click.echo(json.dumps(record))
-            else:
-                label = f"{name} [{hh.key}]" if hh.key is not None else name
-                click.echo(f"{label}: {hh.variant} final stacks {' '.join(str(s) for s in stacks)}")
+            failures += _replay_one(name, hh, profile, lenient, as_json)
     if failures:
         raise SystemExit(1)
+
+
+def _replay_one(
+    name: str, hh: HandHistory, profile: str | None, lenient: bool, as_json: bool
+) -> int:
+    """Replay and report one hand; 1 when it counts as a failure."""
+    record: dict[str, Any] = {"file": name}
+    if hh.key is not None:
+        record["hand"] = hh.key
+    label = f"{name} [{hh.key}]" if hh.key is not None else name
+    try:
+        result = replay(hh, profile, strict=not lenient)
+    except PHHError as exc:
+        record["error"] = str(exc)
+        if exc.rule:
+            record["rule"] = exc.rule
+        click.echo(f"croupier: error: {exc}", err=True)
+        if as_json:
+            echo_json(record)
+        return 1
+    record["variant"] = hh.variant
+    record["finished"] = result.finished
+    stacks = result.final_stacks
+    if result.finished:
+        record["final_stacks"] = [_number(s) for s in stacks]
+    else:
+        record["to_act"] = result.to_act
+        record["stacks"] = [_number(s) for s in stacks]
+        record["pot"] = _number(result.pot)
+    if result.recorded_stacks is not None:
+        record["matches_recorded"] = result.matches_recorded if result.finished else None
+    if result.warnings:
+        record["repairs"] = result.warnings
+    problems = result.problems()
+    failed = bool(problems) and not (lenient and result.matches_recorded is not False)
+    # with --lenient an unfinished record is reported but allowed; a mismatch never is
+    if problems:
+        record["error" if failed else "warning"] = "; ".join(problems)
+        kind = "error" if failed else "warning"
+        click.echo(f"croupier: {kind}: {label}: {'; '.join(problems)}", err=True)
+    if as_json:
+        echo_json(record)
+    elif result.finished:
+        click.echo(f"{label}: {hh.variant} final stacks {' '.join(str(s) for s in stacks)}")
+    else:
+        click.echo(
+            f"{label}: {hh.variant} unfinished, {result.to_act} to act: stacks "
+            f"{' '.join(str(s) for s in stacks)}, pot {result.pot}"
+        )
+    return 1 if failed else 0

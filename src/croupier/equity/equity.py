@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -102,8 +103,8 @@ class HandEquity:
             "wins": self.wins,
             "ties": self.ties,
         }
-        if self.stderr is not None:
-            out["stderr"] = self.stderr
+        if self.stderr is not None:  # sampled; undefined (null) from a single sample
+            out["stderr"] = self.stderr if math.isfinite(self.stderr) else None
         else:
             out["equity_exact"] = str(self.equity)
         return out
@@ -172,21 +173,49 @@ def _validate(
     return parsed, shared
 
 
+def _count(value: object, name: str) -> int:
+    """A whole number of at least 1 (any integer type but bool), else a clear error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise CroupierError(f"{name} must be a whole number of at least 1, got {value!r}")
+    if value < 1:
+        raise CroupierError(f"{name} must be a whole number of at least 1, got {value}")
+    return int(value)
+
+
+def _seed(value: object) -> int | None:
+    """None (fresh randomness) or a non-negative whole number."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise CroupierError(f"seed must be None or a whole number from 0, got {value!r}")
+    return int(value)
+
+
+def _game(value: object) -> EquityGame:
+    try:
+        return EquityGame(value if isinstance(value, str) else repr(value))
+    except ValueError:
+        names = ", ".join(g.value for g in EquityGame)
+        raise CroupierError(f"unknown equity game {value!r}: one of {names}") from None
+
+
 def equity(
     hands: Sequence[CardsLike],
     board: CardsLike = (),
     *,
     game: EquityGame | str = EquityGame.HOLDEM,
-    samples: int | None = None,
-    seed: int | None = None,
+    samples: int | np.integer[Any] | None = None,
+    seed: int | np.integer[Any] | None = None,
     progress: ProgressCallback | None = None,
 ) -> EquityResult:
     """Each hand's win, tie and equity against the others.
 
     With ``samples=None`` (the default) every completion of the board is enumerated
     and the results are exact fractions. With ``samples=N`` the board is completed
-    N times at random (reproducibly with ``seed``) and each equity carries a
-    standard error.
+    N times at random (reproducibly with ``seed``, a whole number from 0) and each
+    equity carries a standard error (undefined, NaN, for a single sample). ``samples``
+    must be a whole number of at least 1: a float, a bool, zero or a negative count is
+    refused, as is a negative or non-integer seed.
 
     >>> r = equity(["As Ks", "Qd Qh"], board="2c 7d 9h Jc")
     >>> [h.wins for h in r.hands], r.trials
@@ -195,16 +224,20 @@ def equity(
     Traceback (most recent call last):
     ...
     croupier.errors.DuplicateCardError: card As appears twice among the hands and board
+    >>> equity(["As Ks", "Qd Qh"], samples=1.5)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: samples must be a whole number of at least 1, got 1.5
     """
-    game = EquityGame(game)
+    game = _game(game)
+    count = None if samples is None else _count(samples, "samples")
+    seeded = _seed(seed)
     parsed, shared = _validate(hands, board, game)
     t = tables_for(STANDARD)
     used = {c.index for hand in parsed for c in hand} | {c.index for c in shared}
     remaining = np.array([i for i in range(52) if i not in used], np.uint8)
     job = _Job(game, parsed, shared, remaining, t)
-    if samples is not None and samples < 1:
-        raise CroupierError(f"samples must be a positive number, got {samples}")
-    exact = samples is None or job.draw == 0
+    exact = count is None or job.draw == 0
     if exact:
         combos = combinations_array(len(remaining), job.draw)
         trials = combos.shape[0]
@@ -214,16 +247,16 @@ def equity(
             if progress is not None:
                 progress(int(stop), trials)
     else:
-        assert samples is not None
-        trials = samples
-        seeds = np.random.SeedSequence(seed)
+        assert count is not None
+        trials = count
+        seeds = np.random.SeedSequence(seeded)
         done = 0
-        while done < samples:
-            size = min(_SAMPLE_CHUNK, samples - done)
+        while done < count:
+            size = min(_SAMPLE_CHUNK, count - done)
             job.sample(size, int(seeds.spawn(1)[0].generate_state(1)[0] % (2**31)))
             done += size
             if progress is not None:
-                progress(done, samples)
+                progress(done, count)
     return EquityResult(
         game,
         shared,

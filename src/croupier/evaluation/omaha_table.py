@@ -15,8 +15,6 @@ cached on disk beside the other tables.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -26,7 +24,13 @@ import numpy.typing as npt
 
 from croupier.evaluation import kernels
 from croupier.evaluation.rankings import STANDARD, HandRanking
-from croupier.evaluation.tables import RANK_WEIGHTS_5, cache_dir, rank_multisets, tables_for
+from croupier.evaluation.tables import (
+    RANK_WEIGHTS_5,
+    cache_dir,
+    load_cached,
+    rank_multisets,
+    tables_for,
+)
 
 __all__ = ["OmahaTables", "omaha_tables_for"]
 
@@ -87,19 +91,12 @@ def omaha_tables_for(ranking: HandRanking = STANDARD) -> OmahaTables:
     fingerprint = repr((_VERSION, RANK_WEIGHTS_5, ranking))
     digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
     path = cache_dir() / f"omaha-{ranking.name}-{digest}.npz"
-    arrays: dict[str, npt.NDArray[np.uint16]]
-    try:
-        with np.load(path) as data:
-            arrays = {name: data[name] for name in data.files}
-    except (OSError, ValueError, KeyError):
-        arrays = _build(ranking)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
-                np.savez(tmp, **arrays)  # type: ignore[arg-type]
-            os.replace(tmp.name, path)
-        except OSError:
-            pass
+    expected: dict[str, tuple[type[np.generic], tuple[int, ...]]] = {
+        "board_index": (np.uint16, (-1,)),
+        "hole_index": (np.uint16, (-1,)),
+        "nonflush": (np.uint16, (-1,)),
+    }
+    arrays = load_cached(path, expected, lambda: _build(ranking))
     n_boards = int((arrays["board_index"] != _NONE).sum())
     return OmahaTables(
         board_index=arrays["board_index"].astype(np.uint16, copy=False),

@@ -25,6 +25,10 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import warnings
+import zipfile
+import zlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -40,7 +44,9 @@ __all__ = [
     "RANK_WEIGHTS_5",
     "RANK_WEIGHTS_7",
     "RankTables",
+    "TableCacheWarning",
     "cache_dir",
+    "load_cached",
     "pack_value",
     "rank_multisets",
     "tables_for",
@@ -283,22 +289,101 @@ def _cache_path(ranking: HandRanking) -> Path:
     return cache_dir() / f"tables-{ranking.name}-{digest}.npz"
 
 
-def _load_or_build(ranking: HandRanking) -> dict[str, npt.NDArray[np.generic]]:
-    path = _cache_path(ranking)
+class TableCacheWarning(RuntimeWarning):
+    """A cached table file was damaged or could not be written; the tables were rebuilt.
+
+    The CLI shows it as one line, ``croupier: warning: …``.
+
+    >>> issubclass(TableCacheWarning, RuntimeWarning)
+    True
+    """
+
+
+_UNREADABLE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
+"""What reading a damaged ``.npz`` can raise (truncated, not a zip, a bad member)."""
+
+
+def load_cached(
+    path: Path,
+    expected: Mapping[str, tuple[type[np.generic], tuple[int, ...]]],
+    build: Callable[[], Mapping[str, npt.NDArray[np.generic]]],
+) -> dict[str, npt.NDArray[np.generic]]:
+    """The arrays cached at ``path`` if they are all there with the ``expected`` dtypes and
+    shapes (``-1``: any length); else ``build()`` them and cache them (atomically). A cache file that exists but
+    cannot be used (not a zip, truncated, wrong arrays) is rebuilt with a
+    :class:`TableCacheWarning` naming it; a cache folder that cannot be written only costs a
+    rebuild next time.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> (folder / "t.npz").write_bytes(b"not a zip")
+    9
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     arrays = load_cached(folder / "t.npz", {"a": (np.uint16, (3,))},
+    ...                          lambda: {"a": np.arange(3, dtype=np.uint16)})
+    >>> arrays["a"].tolist(), "rebuilt" in str(seen[0].message)
+    ([0, 1, 2], True)
+    >>> load_cached(folder / "t.npz", {"a": (np.uint16, (3,))}, lambda: {})["a"].tolist()
+    [0, 1, 2]
+    """
+    problem = None
     try:
-        with np.load(path) as data:
-            return {name: data[name] for name in data.files}
-    except (OSError, ValueError, KeyError):
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+        for name, (dtype, shape) in expected.items():
+            got = arrays.get(name)
+            if got is None:
+                raise ValueError(f"it has no {name!r} table")
+            fits = len(got.shape) == len(shape) and all(
+                want in (-1, size) for want, size in zip(shape, got.shape, strict=True)
+            )
+            if got.dtype != np.dtype(dtype) or not fits:
+                raise ValueError(f"its {name!r} table is {got.dtype} {got.shape}")
+        return arrays
+    except FileNotFoundError:
         pass
-    arrays = _build(ranking)
+    except _UNREADABLE as exc:
+        problem = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    built = {name: np.asarray(array) for name, array in build().items()}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, suffix=".npz", delete=False) as tmp:
-            np.savez(tmp, **arrays)  # type: ignore[arg-type]
+            np.savez(tmp, **built)  # type: ignore[arg-type]
         os.replace(tmp.name, path)  # atomic: a concurrent reader never sees half a file
-    except OSError:
-        pass  # a read-only home is fine: the tables are simply rebuilt next time
-    return arrays
+    except OSError as exc:
+        if problem is not None:  # a damaged file that stays: say how to get rid of it
+            warnings.warn(
+                f"the table cache {path} is damaged ({problem}) and could not be replaced "
+                f"({exc.strerror or exc}); the tables were rebuilt in memory. Delete the file "
+                "or set CROUPIER_CACHE_DIR to a writable folder",
+                TableCacheWarning,
+                stacklevel=2,
+            )
+        return built  # a read-only home is fine otherwise: the tables are rebuilt next time
+    if problem is not None:
+        warnings.warn(
+            f"the table cache {path} was damaged ({problem}); rebuilt it",
+            TableCacheWarning,
+            stacklevel=2,
+        )
+    return built
+
+
+def _expected(ranking: HandRanking) -> dict[str, tuple[type[np.generic], tuple[int, ...]]]:
+    max7 = 4 * RANK_WEIGHTS_7[12] + 3 * RANK_WEIGHTS_7[11]
+    max5 = 4 * RANK_WEIGHTS_5[12] + RANK_WEIGHTS_5[11]
+    return {
+        "nonflush7": (np.uint16, (max7 + 1,)),
+        "nonflush5": (np.uint16, (max5 + 1,)),
+        "flush": (np.uint16, (1 << 13,)),
+        "packed": (np.int32, (-1,)),
+        "categories": (np.uint8, (-1,)),
+    }
+
+
+def _load_or_build(ranking: HandRanking) -> dict[str, npt.NDArray[np.generic]]:
+    return load_cached(_cache_path(ranking), _expected(ranking), lambda: _build(ranking))
 
 
 @cache

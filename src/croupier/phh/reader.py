@@ -19,7 +19,7 @@ from typing import Any
 
 from croupier.errors import CroupierError
 
-__all__ = ["HandHistory", "PHHError", "UnsupportedVariantError", "load", "loads"]
+__all__ = ["HandHistory", "PHHError", "UnsupportedVariantError", "decode", "load", "loads"]
 
 REQUIRED: dict[str, tuple[str, ...]] = {
     "NT": ("antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions"),
@@ -36,6 +36,15 @@ _FORBIDDEN = {
     "bring_in": ("blinds_or_straddles",),
     "min_bet": ("small_bet", "big_bet"),
 }
+
+_PER_PLAYER_AMOUNTS = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks")
+"""Arrays of one amount per player (checked: numbers, finite, never negative)."""
+
+_POSITIVE_AMOUNTS = ("min_bet", "small_bet", "big_bet", "bring_in")
+"""Single amounts that must be positive."""
+
+MAX_DECIMAL_PLACES = 6
+"""The finest amount a file may give (millionths of its unit): finer is refused, not rounded."""
 
 
 class PHHError(CroupierError):
@@ -128,6 +137,7 @@ class HandHistory:
             clash = [b for b in banned if present in self.fields and b in self.fields]
             if clash:
                 raise PHHError(f"{present} cannot appear with {clash[0]}", where=self.where)
+        self.check_types()
         n = self.players
         if n < 2:
             raise PHHError("a hand needs at least two starting stacks", where=self.where)
@@ -135,12 +145,69 @@ class HandHistory:
             if name in self.fields and len(self.fields[name]) != n:
                 raise PHHError(f"{name} has {len(self.fields[name])} entries for {n} players",
                                where=self.where)  # fmt: skip
-        if any(not _positive(s) for s in self.fields["starting_stacks"]):
-            raise PHHError("starting stacks must be positive", where=self.where)
+        for i, stack in enumerate(self.fields["starting_stacks"], start=1):
+            if stack <= 0:
+                raise PHHError(f"starting stack of p{i} must be positive, got {stack}",
+                               where=self.where)  # fmt: skip
+
+    def check_types(self) -> None:
+        """Check the type of every field croupier reads: ``actions`` an array of strings,
+        amounts integers or decimals that are finite, not negative and not finer than
+        :data:`MAX_DECIMAL_PLACES` (``inf``, an unknown stack in PHH, cannot be replayed)."""
+        f = self.fields
+        if "actions" in f:
+            actions = f["actions"]
+            if not isinstance(actions, list):
+                raise PHHError(f"actions must be an array of strings, got {actions!r}",
+                               where=self.where)  # fmt: skip
+            for i, action in enumerate(actions, start=1):
+                if not isinstance(action, str):
+                    raise PHHError(f"action {i} must be a string, got {action!r}",
+                                   where=self.where)  # fmt: skip
+        for name in _PER_PLAYER_AMOUNTS:
+            if name not in f:
+                continue
+            values = f[name]
+            if not isinstance(values, list):
+                raise PHHError(f"{name} must be an array of amounts, got {values!r}",
+                               where=self.where)  # fmt: skip
+            for i, value in enumerate(values, start=1):
+                _check_amount(value, f"{name} entry {i}", self.where)
+        for name in _POSITIVE_AMOUNTS:
+            if name in f:
+                _check_amount(f[name], name, self.where)
+                if f[name] <= 0:
+                    raise PHHError(f"{name} must be positive, got {f[name]}", where=self.where)
+        for name in ("players",):
+            if name in f and not isinstance(f[name], list):
+                raise PHHError(f"{name} must be an array, got {f[name]!r}", where=self.where)
+        if "seats" in f and not isinstance(f["seats"], list):
+            raise PHHError(f"seats must be an array, got {f['seats']!r}", where=self.where)
+        if "ante_trimming_status" in f and not isinstance(f["ante_trimming_status"], bool):
+            raise PHHError(
+                f"ante_trimming_status must be true or false, got {f['ante_trimming_status']!r}",
+                where=self.where,
+            )
 
 
-def _positive(value: Any) -> bool:
-    return isinstance(value, int | Decimal) and value > 0
+def _check_amount(value: Any, name: str, where: str) -> None:
+    """An amount: an integer or a finite decimal, not negative, at most 6 decimal places."""
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise PHHError(f"{name} must be a number, got {value!r}", where=where)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise PHHError(
+                f"{name} is {value}: croupier replays finite amounts only (PHH's inf means "
+                "an unknown stack)",
+                where=where,
+            )
+        exponent = value.normalize().as_tuple().exponent
+        if isinstance(exponent, int) and -exponent > MAX_DECIMAL_PLACES:
+            raise PHHError(
+                f"{name} {value} has more than {MAX_DECIMAL_PLACES} decimal places", where=where
+            )
+    if value < 0:
+        raise PHHError(f"{name} must not be negative, got {value}", where=where)
 
 
 def loads(text: str, *, source: str = "<text>", multi: bool | None = None) -> list[HandHistory]:
@@ -172,7 +239,32 @@ def load(path: str | Path) -> list[HandHistory]:
     """
     path = Path(path)
     try:
-        text = path.read_text("utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise PHHError(f"cannot read: {exc.strerror}", where=str(path)) from None
-    return loads(text, source=str(path), multi=path.suffix == ".phhs")
+    return loads(decode(data, str(path)), source=str(path), multi=path.suffix == ".phhs")
+
+
+def decode(data: bytes, source: str = "<bytes>") -> str:
+    """The text of a PHH file, which must be UTF-8 (a UTF-8 byte-order mark is allowed).
+
+    >>> decode("variant = 'NT'".encode("utf-16"), "x.phh")
+    Traceback (most recent call last):
+    ...
+    croupier.phh.reader.PHHError: x.phh: the file is UTF-16 text; PHH files are UTF-8 (re-save it as UTF-8)
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise PHHError("the file is UTF-16 text; PHH files are UTF-8 (re-save it as UTF-8)",
+                       where=source)  # fmt: skip
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PHHError(
+            f"not UTF-8 text (byte {exc.start + 1} is 0x{data[exc.start]:02x}): PHH files are "
+            "UTF-8 TOML",
+            where=source,
+        ) from None
+    if "\x00" in text:
+        raise PHHError("the file holds NUL bytes: it is binary, not PHH (TOML) text",
+                       where=source)  # fmt: skip
+    return text

@@ -20,6 +20,7 @@ never shows); burns, forced bets, collection and payouts are derived, as PHH int
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from croupier.cards.card import Card, Rank, Suit
 from croupier.cards.deck import Deck
 from croupier.errors import CardParseError, CroupierError
 from croupier.phh.profiles import RuleProfile, profile_by_name
-from croupier.phh.reader import HandHistory, PHHError
+from croupier.phh.reader import MAX_DECIMAL_PLACES, HandHistory, PHHError
 from croupier.poker.games import GAMES, HOLDEM, OMAHA, SEVEN_CARD_STUD, GameSpec
 from croupier.poker.settings import HeadsUpBlinds, Rake, TableRules
 from croupier.poker.state import HandState, IllegalActionError, Phase
@@ -40,6 +41,8 @@ from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, Pot
 __all__ = ["Replay", "replay"]
 
 _GAMES: dict[str, GameSpec] = {"NT": HOLDEM, "FT": HOLDEM, "PO": OMAHA, "F7S": SEVEN_CARD_STUD}
+
+_PLAIN_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?")
 
 
 @dataclass
@@ -59,8 +62,61 @@ class Replay:
 
     @property
     def final_stacks(self) -> list[int | Decimal]:
-        """Each player's stack at the end, in the file's units (p1 first)."""
+        """Each player's stack at the end, in the file's units (p1 first); for an unfinished
+        hand (:attr:`finished` false) the stacks behind, without the chips in the pot."""
         return [self._unscale(self.hand.stacks[seat]) for seat in sorted(self.hand.stacks)]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the record plays the hand to its end (PHH lets a record stop early)."""
+        return self.hand.is_complete
+
+    @property
+    def to_act(self) -> str | None:
+        """The player the unfinished hand waits for (``"p3"``), None when finished."""
+        if self.hand.is_complete or self.hand.actor is None:
+            return None
+        return f"p{self.hand.actor}"
+
+    @property
+    def pot(self) -> int | Decimal:
+        """Chips still in the pot (0 once the hand is finished), in the file's units."""
+        return self._unscale(self.hand.total_pot)
+
+    @property
+    def recorded_stacks(self) -> list[int | Decimal] | None:
+        """The file's own ``finishing_stacks``, when it records them."""
+        recorded = self.history.fields.get("finishing_stacks")
+        return list(recorded) if isinstance(recorded, list) else None
+
+    @property
+    def matches_recorded(self) -> bool | None:
+        """Whether the replay ends with the file's ``finishing_stacks`` (exactly; None when
+        the file records none)."""
+        recorded = self.recorded_stacks
+        if recorded is None:
+            return None
+        return [Decimal(x) for x in recorded] == [Decimal(x) for x in self.final_stacks]
+
+    def problems(self) -> list[str]:
+        """What makes the replay disagree with a complete, consistent record: an unfinished
+        hand, or final stacks unlike the recorded ``finishing_stacks``. Empty when none.
+
+        >>> from croupier.phh.reader import loads
+        >>> text = ("variant = 'NT'\\nantes = [0, 0]\\nblinds_or_straddles = [1, 2]\\n"
+        ...         "min_bet = 2\\nstarting_stacks = [200, 200]\\nactions = []\\n")
+        >>> replay(loads(text)[0]).problems()
+        ['the hand is unfinished: the record stops with p2 to act']
+        """
+        out = []
+        if not self.finished:
+            out.append(f"the hand is unfinished: the record stops with {self.to_act} to act")
+        elif self.matches_recorded is False:
+            recorded = " ".join(str(x) for x in self.recorded_stacks or ())
+            got = " ".join(str(x) for x in self.final_stacks)
+            out.append(f"the replay ends with stacks {got}, the file records finishing_stacks "
+                       f"{recorded}")  # fmt: skip
+        return out
 
     def _unscale(self, chips: int) -> int | Decimal:
         if self.scale == 1:
@@ -76,27 +132,43 @@ def _decimals(value: Any) -> int:
     return 0
 
 
-def _amounts(hh: HandHistory) -> Iterator[Any]:
+def _amounts(hh: HandHistory, actions: list[_Action]) -> Iterator[Any]:
     fields = hh.fields
     for name in ("antes", "blinds_or_straddles", "starting_stacks"):
         yield from fields.get(name, ())
     for name in ("min_bet", "small_bet", "big_bet", "bring_in"):
         if name in fields:
             yield fields[name]
-    for action in fields.get("actions", ()):
-        parts = str(action).split("#", 1)[0].split()
-        if len(parts) == 3 and parts[1] == "cbr":
-            yield Decimal(parts[2])
+    for action in actions:
+        if action.verb == "cbr" and action.args:
+            yield _amount(action.args[0], hh.where)
 
 
-def _scale(hh: HandHistory) -> int:
-    places: int = max((_decimals(v) for v in _amounts(hh)), default=0)
+def _scale(hh: HandHistory, actions: list[_Action]) -> int:
+    places: int = max((_decimals(v) for v in _amounts(hh, actions)), default=0)
     return int(10**places)
 
 
+def _amount(text: str, where: str) -> Decimal:
+    """A ``cbr`` amount: a plain non-negative decimal number (``1500``, ``0.25``)."""
+    if not _PLAIN_NUMBER.fullmatch(text):
+        raise PHHError(f"amount {text!r} is not a number", where=where)
+    value = Decimal(text)
+    exponent = value.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > MAX_DECIMAL_PLACES:
+        raise PHHError(f"amount {text} has more than {MAX_DECIMAL_PLACES} decimal places",
+                       where=where)  # fmt: skip
+    return value
+
+
 def _chips(value: Any, scale: int, where: str) -> int:
-    exact = Decimal(value) * scale
-    if exact != exact.to_integral_value():
+    if isinstance(value, bool) or not isinstance(value, int | Decimal | str):
+        raise PHHError(f"amount {value!r} is not a number", where=where)
+    try:
+        exact = Decimal(value) * scale
+    except ArithmeticError:
+        raise PHHError(f"amount {value!r} is not a number", where=where) from None
+    if not exact.is_finite() or exact != exact.to_integral_value():
         raise PHHError(f"amount {value} is not a whole number of chips", where=where)
     return int(exact)
 
@@ -135,10 +207,31 @@ def _parse_actions(hh: HandHistory) -> list[_Action]:
         if not text or text.startswith("#"):
             continue
         parts = text.split()
+        where = f"{hh.where} action {index + 1} {raw!r}"
         if len(parts) < 2:
-            raise PHHError(f"action {index + 1} {raw!r} has no verb", where=hh.where)
-        out.append(_Action(index + 1, str(raw), parts[0], parts[1], parts[2:]))
+            raise PHHError("the action has no verb", where=where)
+        actor, verb, args = parts[0], parts[1], parts[2:]
+        arity = _ARITY.get((actor == "d", verb))
+        if arity is not None and len(args) not in arity:
+            wanted = " or ".join(str(n) for n in arity)
+            raise PHHError(f"{verb} takes {wanted} argument(s), got {len(args)}", where=where)
+        if verb == "cbr":
+            _amount(args[0], where)
+        out.append(_Action(index + 1, str(raw), actor, verb, args))
     return out
+
+
+_ARITY: dict[tuple[bool, str], tuple[int, ...]] = {
+    (True, "dh"): (2,),  # d dh pN CARDS
+    (True, "db"): (1,),  # d db CARDS
+    (False, "cbr"): (1,),
+    (False, "cc"): (0,),
+    (False, "f"): (0,),
+    (False, "pb"): (0,),
+    (False, "sd"): (0, 1),
+    (False, "sm"): (0, 1),
+}
+"""How many arguments each verb takes (dealer verbs first in the key)."""
 
 
 def _structure(hh: HandHistory, scale: int) -> BettingStructure:
@@ -227,12 +320,20 @@ class _Replayer:
     def __init__(self, hh: HandHistory, profile: RuleProfile, strict: bool) -> None:
         self.hh = hh
         self.strict = strict
-        self.scale = _scale(hh)
-        self.rules, antes, voluntary = _rules(hh, profile, self.scale)
+        self.actions = _parse_actions(hh)
+        self.scale = _scale(hh, self.actions)
+        try:
+            self.rules, antes, voluntary = _rules(hh, profile, self.scale)
+        except (KeyError, TypeError, IndexError, AttributeError, ArithmeticError) as exc:
+            # croupier's own _croupier_* fields, written by hand with a wrong type or shape
+            raise PHHError(f"a croupier field has a bad value ({type(exc).__name__}: {exc})",
+                           where=hh.where) from None  # fmt: skip
+        except ValueError as exc:
+            raise PHHError(f"a croupier field has a bad value: {exc}", where=hh.where) from None
         stacks = [_chips(s, self.scale, hh.where) for s in hh.fields["starting_stacks"]]
         n = len(stacks)
-        self.actions = _parse_actions(hh)
         self.warnings: list[str] = []
+        self._check_deals(n)
         self._learn_cards(n)
         self.hand = HandState(
             self.rules,
@@ -252,6 +353,48 @@ class _Replayer:
         if not 1 <= seat <= self.hh.players:
             raise PHHError(f"there is no player {actor}", where=where)
         return seat
+
+    def _check_deals(self, n: int) -> None:
+        """Each ``d dh`` deals exactly the cards the game deals a player at that point, and
+        each ``d db`` the board cards of the next street: a deal with a card too many or too
+        few is refused (the extra card is not silently dropped)."""
+        game = self.rules.game
+        fixed = [s.cards_per_player for s in game.streets if s.cards_per_player]
+        due = {seat: deque(fixed) for seat in range(1, n + 1)}
+        boards = deque(s.board for s in game.streets if s.board) or deque([1])  # stud: a
+        # community card when the deck runs short (Poker definitions: Community Card)
+        for a in self.actions:
+            where = f"{self.hh.where} action {a.index} {a.text!r}"
+            if a.actor == "d" and a.verb == "dh":
+                seat = self._seat(a.args[0], where)
+                count = len(_cards(a.args[1], where))
+                if not due[seat]:
+                    raise PHHError(
+                        f"p{seat} is dealt {count} more card(s), but {game.title} has no "
+                        "further deal for the player here",
+                        where=where,
+                    )
+                wanted = due[seat].popleft()
+                if count != wanted:
+                    raise PHHError(
+                        f"p{seat} is dealt {count} card(s); {game.title} deals {wanted} here",
+                        where=where,
+                    )
+            elif a.actor == "d" and a.verb == "db":
+                count = len(_cards(a.args[0], where))
+                if not boards:
+                    raise PHHError(f"{game.title} deals no more board cards", where=where)
+                wanted = boards.popleft()
+                if count != wanted:
+                    raise PHHError(
+                        f"{count} board card(s) dealt; {game.title} deals {wanted} here",
+                        where=where,
+                    )
+            elif a.actor != "d" and a.verb == "sd" and a.args:
+                # draw poker: the discards are replaced by the next deal to the player
+                thrown = len(_cards(a.args[0], where))
+                if thrown:
+                    due[self._seat(a.actor, where)].appendleft(thrown)
 
     def _learn_cards(self, n: int) -> None:
         """Every player's cards (from the deals, completed by what is shown) and the board."""

@@ -10,12 +10,14 @@
 from __future__ import annotations
 
 import math
+import numbers
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from croupier.errors import CroupierError
 from croupier.poker.policies import POLICIES, act
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
@@ -45,17 +47,18 @@ class SimulationResult:
         return self.totals[seat - 1] / self.hands
 
     def stderr(self, seat: int) -> float:
-        """Standard error of :meth:`mean`."""
+        """Standard error of :meth:`mean` (NaN, undefined, after a single hand)."""
         n = self.hands
         mean = self.mean(seat)
         var = max(self.squares[seat - 1] / n - mean * mean, 0.0)
         return math.sqrt(var / n) if n > 1 else float("nan")
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary.
+        """JSON-ready summary (strict JSON: an undefined standard error is None).
 
         >>> SimulationResult(2, ("random", "random"), (3, -3), (9, 9)).to_dict()["seats"][0]["mean"]
         1.5
+        >>> SimulationResult(1, ("random", "random"), (3, -3), (9, 9)).to_dict()["seats"][0]["stderr"]
         """
         return {
             "hands": self.hands,
@@ -65,7 +68,7 @@ class SimulationResult:
                     "policy": policy,
                     "total": self.totals[i],
                     "mean": self.mean(i + 1),
-                    "stderr": self.stderr(i + 1),
+                    "stderr": self.stderr(i + 1) if self.hands > 1 else None,
                 }
                 for i, policy in enumerate(self.policies)
             ],
@@ -109,9 +112,18 @@ def simulate(
     hands are split across processes; a ``seed`` makes the whole run reproducible for a
     given worker count (the same for any count: hands run in fixed chunks of 250).
     """
+    for name, value, low in (("players", players, 2), ("hands", hands, 1), ("workers", workers, 1)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+            raise CroupierError(f"{name} must be a whole number of at least {low}, got {value!r}")
+    if stack is not None and (
+        isinstance(stack, bool) or not isinstance(stack, numbers.Integral) or stack < 1
+    ):
+        raise CroupierError(f"stack must be a whole number of chips from 1, got {stack!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+        raise CroupierError(f"seed must be None or a whole number, got {seed!r}")
     chosen = tuple(policies or ("random",) * players)
     if len(chosen) != players or any(p not in POLICIES for p in chosen):
-        raise ValueError(f"give {players} policies from {', '.join(POLICIES)}")
+        raise CroupierError(f"give {players} policies from {', '.join(POLICIES)}")
     start = stack or 100 * max(rules.blinds or (rules.table_minimum,))
     master = random.Random(seed)
     size = 250  # chunks do not depend on the worker count, so a seed replays either way
