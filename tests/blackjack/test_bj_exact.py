@@ -156,26 +156,45 @@ class NoHoleCardReference(Reference):
     """The pure-Python reference with a no-hole-card dealer blackjack folded into every
     hand's value (infinite deck: the hole card is independent of the player's cards).
 
-    A standing hand loses its original stake to a dealer blackjack if it is the box's
-    first hand (or split stakes go, 11.7 ALL) and its doubled stake if doubles go; a busted
-    hand has already lost everything; a late surrender is void against a dealer blackjack
-    (Decision 3.1-13), so it loses the whole wager then."""
+    11.7 as settled by the referee: a busted hand has lost its whole stake; a dealer
+    blackjack then takes the original wager once from the box's hands still standing
+    (plus every split stake if splits go, and doubled stakes if doubles go); a late
+    surrender is void against a dealer blackjack (Decision 3.1-13).
 
-    first: bool = True
-    """Whether this is the box's first hand (the original wager)."""
+    Split hands are played in order, and the player sees each hand finish: the value of a
+    hand's ending includes the value of the box's later hands from the state it leaves
+    (``later_stand`` once a hand stood, so the original wager is taken; ``later_bust``
+    after a bust, the original still ``due``). Written as a game over (hands left, resplits
+    left, due), not as the kernel's "a bust is worth the difference" shortcut.
+    """
+
+    due: bool = True
+    """Whether the original wager is still to be taken (no earlier hand stood)."""
+    later_stand: float = 0.0
+    """The value of the later hands if this one stands."""
+    later_bust: float = 0.0
+    """The value of the later hands if this one busts."""
 
     def _takes(self) -> tuple[float, float]:
-        """What a dealer blackjack takes from a standing hand: undoubled, doubled."""
+        """What a dealer blackjack takes from this hand if it stands: undoubled, doubled."""
         rules = self.rules
-        take = float(self.first or rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL)
+        take = float(self.due or rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL)
         extra = float(rules.dealer_blackjack_takes_doubles is DealerBlackjackTakes.ALL)
         return take, take + extra
 
     def stand(self, total: int, up: int) -> float:
         if total > 21:
-            return -1.0
+            return -1.0 + self.later_bust
         p_bj, _ = self._dealer(up)
-        return (1 - p_bj) * super().stand(total, up) - p_bj * self._takes()[0]
+        return (1 - p_bj) * super().stand(total, up) - p_bj * self._takes()[0] + self.later_stand
+
+    def hand(  # type: ignore[override]  # the base caches it; the override adds the bust
+        self, hard: int, aces: bool, cards: int, up: int, can_double: bool
+    ) -> float:
+        total = hard + 10 if aces and hard + 10 <= 21 else hard
+        if total > 21:
+            return -1.0 + self.later_bust
+        return float(super().hand(hard, aces, cards, up, can_double))
 
     def double(self, hard: int, aces: bool, up: int) -> float:
         p_bj, _ = self._dealer(up)
@@ -183,39 +202,41 @@ class NoHoleCardReference(Reference):
         for v in range(1, 11):
             h, ace = hard + v, aces or v == 1
             total = h + 10 if ace and h + 10 <= 21 else h
-            won = -2.0 if total > 21 else 2 * (1 - p_bj) * super().stand(total, up)
-            ev += P[v] * (won - (0.0 if total > 21 else p_bj * self._takes()[1]))
+            if total > 21:
+                ev += P[v] * (-2.0 + self.later_bust)
+            else:
+                won = 2 * (1 - p_bj) * super().stand(total, up) - p_bj * self._takes()[1]
+                ev += P[v] * (won + self.later_stand)
         return ev
 
     def split(self, card: int, up: int) -> float:
         rules = self.rules
         aces = card == 1
         q = P[card]
-        hands = (self, replace(self, first=False))
+        budget = rules.max_hands - 2 if (not aces or rules.resplit_aces) else 0
 
-        def second(hand: NoHoleCardReference, v: int) -> float:
+        def played(due: bool, v: int, later: tuple[float, float]) -> float:
+            """A split hand with second card ``v``, then the later hands (stood, busted)."""
+            hand = replace(self, due=due, later_stand=later[0], later_bust=later[1])
             hard, has_ace = card + v, aces or v == 1
             if aces and not rules.hit_split_aces:
                 return hand.stand(hard + 10 if has_ace and hard + 10 <= 21 else hard, up)
-            return float(hand.hand(hard, has_ace, 2, up, rules.double_after_split))
-
-        e_nc = [
-            sum(P[v] * second(h, v) for v in range(1, 11) if v != card) / (1 - q) for h in hands
-        ]
-        e_c = [second(h, card) for h in hands]
-        e_nr = [(1 - q) * e_nc[i] + q * e_c[i] for i in (0, 1)]
-        budget = rules.max_hands - 2 if (not aces or rules.resplit_aces) else 0
+            return hand.hand(hard, has_ace, 2, up, rules.double_after_split)
 
         @cache
-        def f(k: int, b: int, i: int) -> float:  # i: 0 while the first hand is in front
+        def f(k: int, b: int, due: bool) -> float:
+            """k hands still to play, b resplits left, the original wager still due or not."""
             if k == 0:
                 return 0.0
+            later = (f(k - 1, b, False), f(k - 1, b, due))
+            forfeit = (f(k - 1, 0, False), f(k - 1, 0, due))  # 11.5: no resplit after a keep
+            no_pair = sum(P[v] * played(due, v, later) for v in range(1, 11) if v != card)
+            keep = played(due, card, forfeit)
             if b == 0:
-                return e_nr[i] + f(k - 1, 0, 1)
-            keep = e_c[i] + f(k - 1, 0, 1)
-            return (1 - q) * (e_nc[i] + f(k - 1, b, 1)) + q * max(f(k + 1, b - 1, i), keep)
+                return no_pair + q * keep
+            return no_pair + q * max(f(k + 1, b - 1, due), keep)
 
-        return f(2, budget, 0)
+        return f(2, budget, True)
 
     def _with_dealer_blackjack(self, up: int, value: float, stake: float, action: str) -> float:
         if action == "surrender":

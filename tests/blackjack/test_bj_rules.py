@@ -530,16 +530,71 @@ def test_11_7_dealer_blackjack_after_two_splits_takes_only_the_original() -> Non
     assert_over(rnd)
 
 
-@pytest.mark.rule("Blackjack 11.7")
-def test_11_7_a_busted_split_hand_counts_towards_the_original_wager() -> None:
-    # 8 8 split: 8 5 draws K (23, bust, loses 10); 8 T stands; the dealer's T A takes no more
-    rnd = dealt("8c Td 8d 5h Ks Tc As")
+@pytest.mark.rule("Blackjack 11.7", "Blackjack 4.1(f)")
+@pytest.mark.parametrize(
+    ("cards", "actions", "hand_totals", "lost"),
+    [
+        ("8c Td 8d 5h Ks Tc As", ("hit", "stand"), [23, 18], 20),
+        ("8c Td 8d Tc 5h Ks As", ("stand", "hit"), [18, 23], 20),
+        ("8c Td 8d Tc 9h As", ("stand", "stand"), [18, 17], 10),
+    ],
+    ids=["first hand busts", "second hand busts", "neither busts"],
+)
+def test_11_7_after_a_split_hand_busts_the_original_wager_is_taken_once(
+    cards: str, actions: tuple[str, str], hand_totals: list[int], lost: int
+) -> None:
+    # 8 8 split for 10 a hand against the dealer's T, then A: a busted hand has lost its 10
+    # (4.1(f)); the blackjack then takes the original wager (10) once from the hands still
+    # standing and returns the rest. Which of the two hands busted does not matter.
+    rnd = dealt(cards)
+    rnd.split()
+    for action in actions:
+        getattr(rnd, action)()
+    assert totals(rnd) == hand_totals
+    assert rnd.dealer_cards == parse_cards("Td As")
+    assert net(rnd) == -lost
+    assert rnd.bankrolls == {"ann": 100 - lost}
+    assert rnd.bank == lost
+    standing = [s for s in settled(rnd) if s.outcome == "dealer blackjack"]
+    assert sum(s.net for s in standing) == -10  # the original wager, once
+    assert all(s.rule == "Blackjack 11.7" for s in standing)
+    assert [s.net for s in settled(rnd) if s.outcome == "bust"] == [-10] * (lost == 20)
+    assert_over(rnd)
+
+
+@pytest.mark.rule("Blackjack 11.7", "Blackjack 4.1(f)", "Decision 3.1-6")
+def test_11_7_when_every_split_hand_busts_the_blackjack_takes_nothing_more() -> None:
+    # insured against the ace, so the dealer draws the second card although both hands bust
+    rnd = dealt("8c Ad 8d 5h Ks 6h Kc Th")
+    rnd.insure(5)
+    rnd.split()
+    rnd.hit()  # 8 5 K = 23
+    rnd.hit()  # 8 6 K = 24
+    assert rnd.dealer_cards == parse_cards("Ad Th")
+    assert [(s.outcome, s.net) for s in settled(rnd)] == [("bust", -10), ("bust", -10)]
+    assert net(rnd) == -20 + 10  # two busted stakes; insurance wins 2:1
+    assert_over(rnd)
+
+
+@pytest.mark.rule("Blackjack 11.7", "Decision 3.1-4")
+@pytest.mark.parametrize(
+    ("doubles", "lost"), [(DealerBlackjackTakes.ORIGINAL, 20), (DealerBlackjackTakes.ALL, 30)]
+)
+def test_11_7_a_doubled_split_hand_standing_gives_the_undoubled_original(
+    doubles: DealerBlackjackTakes, lost: int
+) -> None:
+    # 9 9 split: 9 5 K busts (10 lost); 9 2 doubles to 21 on 20; dealer T A: the original 10
+    # comes from the doubled hand, whose added 10 is returned (or taken too, doubles = all)
+    rnd = dealt("9c Td 9d 5h Ks 2c Th As", rules=NZ.with_(dealer_blackjack_takes_doubles=doubles))
     rnd.split()
     rnd.hit()
-    rnd.stand()
-    assert totals(rnd) == [23, 18]
-    assert net(rnd) == -10
-    assert rnd.bankrolls == {"ann": 90}
+    rnd.double()
+    assert totals(rnd) == [24, 21]
+    assert net(rnd) == -lost
+    assert [(s.outcome, s.stake, s.net) for s in settled(rnd)] == [
+        ("bust", 10, -10),
+        ("dealer blackjack", 20, 10 - lost),
+    ]
     assert_over(rnd)
 
 

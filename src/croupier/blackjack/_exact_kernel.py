@@ -115,12 +115,18 @@ def _dealer_rows(
 @njit(cache=True, nogil=True)
 def _values(
     comp, ntot, infinite, probs, pc, ptotal, psoft, pcards, pnext, porder, rows, need,
-    take, take_double, mode, chart, up, sv, dsv, hitv, cont,
+    take, take_double, bust, mode, chart, up, sv, dsv, hitv, cont, only_needed,
 ):  # fmt: skip
     """Stand, doubled-stand, hit and continuation values of every node (no double or split
-    after a hit); ``mode`` 0 plays optimally, 1 plays ``chart``."""
+    after a hit); ``mode`` 0 plays optimally, 1 plays ``chart``. A standing hand loses
+    ``take`` (``take_double`` doubled) to a dealer blackjack; a bust is worth minus the
+    stake plus ``bust`` (what busting does to the box's later hands, see ``analyze_up``).
+    With ``only_needed`` the nodes without ``need`` are skipped (a split hand's nodes all
+    hold the split card, and so do all the nodes a hit leads to from them)."""
     for j in range(porder.shape[0]):
         s = porder[j]
+        if only_needed and not need[s]:
+            continue
         t = ptotal[s]
         if need[s]:
             sv[s] = _stand(rows[s], t, 1.0, take)
@@ -137,7 +143,7 @@ def _values(
                     if w == 0.0:
                         continue
                     nx = pnext[s, v]
-                    h += w / denom * (-1.0 if nx < 0 else cont[nx])
+                    h += w / denom * (bust - 1.0 if nx < 0 else cont[nx])
         hitv[s] = h
         if t >= 21:
             cont[s] = sv[s]
@@ -151,7 +157,7 @@ def _values(
 
 
 @njit(cache=True, nogil=True)
-def _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s):
+def _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s, bust):
     denom = 1.0 if infinite else ntot - pcards[s]
     ev = 0.0
     if denom <= 0:
@@ -161,20 +167,24 @@ def _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s):
         if w == 0.0:
             continue
         nx = pnext[s, v]
-        ev += w / denom * (-2.0 if nx < 0 else dsv[nx])
+        ev += w / denom * (bust - 2.0 if nx < 0 else dsv[nx])
     return ev
 
 
 @njit(cache=True, nogil=True)
 def _two_card(
     comp, ntot, infinite, probs, pc, ptotal, psoft, pcards, pnext, s, sv, dsv, hitv,
-    double_ok, pair_value, mode, chart, up,
+    double_ok, pair_value, mode, chart, up, bust,
 ):  # fmt: skip
     """Value of a split hand's two-card decision (stand, hit or double; no split here)."""
     t = ptotal[s]
     if t >= 21:
         return sv[s]
-    dbl = _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s) if double_ok else _NONE
+    dbl = (
+        _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s, bust)
+        if double_ok
+        else _NONE
+    )
     st = sv[s] if t >= 12 else _NONE
     if mode == 0:
         best = hitv[s]
@@ -189,6 +199,37 @@ def _two_card(
     if act == DOUBLE:
         return dbl
     return hitv[s]
+
+
+@njit(cache=True, nogil=True)
+def _split_hand(
+    cp, np_tot, infinite, probs, pc, ptotal, psoft, pcards, pnext, porder, ptwo, srows, sneed,
+    p, one, q, tk, tkd, bust, das, double_on, hit_split_aces, mode, chart, up, sv, dsv, hitv,
+    cont,
+):  # fmt: skip
+    """(e_nc, e_c): a split hand of ``p``'s value given its second card is not a ``p``, and
+    given it is one and the hand is kept; a dealer blackjack takes ``tk`` (``tkd`` doubled)
+    from it if it stands, and a bust adds ``bust``."""
+    _values(cp, np_tot, infinite, probs, pc, ptotal, psoft, pcards, pnext, porder, srows,
+            sneed, tk, tkd, bust, mode, chart, up, sv, dsv, hitv, cont, True)  # fmt: skip
+    denom = 1.0 if infinite else np_tot - 1.0
+    acc = 0.0
+    e_c = 0.0
+    for v in range(1, 11):
+        s2 = ptwo[p, v]
+        w = _weight(cp, pc[one], v, infinite, probs) / denom
+        if p == 1 and not hit_split_aces:
+            val = sv[s2]
+        else:
+            dok = das and may_double(double_on, ptotal[s2], psoft[s2])
+            val = _two_card(cp, np_tot, infinite, probs, pc, ptotal, psoft, pcards, pnext, s2,
+                            sv, dsv, hitv, dok, p if v == p else 0, mode, chart, up,
+                            bust)  # fmt: skip
+        if v == p:
+            e_c = val
+        else:
+            acc += w * val
+    return (acc / (1.0 - q) if q < 1.0 else 0.0), e_c
 
 
 @njit(cache=True, nogil=True)
@@ -235,8 +276,8 @@ def analyze_up(
     hitv = np.zeros(s_count)
     cont = np.zeros(s_count)
     _values(comp, ntot, infinite, probs, pc, ptotal, psoft, pcards, pnext, porder, rows, need,
-            take1, take1 + (0.0 if peek else take_double_extra), mode, chart, up, sv, dsv, hitv,
-            cont)  # fmt: skip
+            take1, take1 + (0.0 if peek else take_double_extra), 0.0, mode, chart, up, sv, dsv,
+            hitv, cont, False)  # fmt: skip
 
     # --- splits: each pair value against this up card --------------------------------
     split_ev = np.full(11, _NONE)
@@ -260,53 +301,58 @@ def analyze_up(
             sneed[s] = pcards[s] >= 2 and pc[s, p] >= 1
         _dealer_rows(cp, np_tot, infinite, probs, pc, pcards, sneed, dcounts, ddrawn, dtrans,
                      excl, srows, mass, scratch)  # fmt: skip
-        e_nc = np.zeros(2)
-        e_c = np.zeros(2)
         one = pone[p]
         denom = 1.0 if infinite else np_tot - 1.0
         q = _weight(cp, pc[one], p, infinite, probs) / denom
-        for r in range(2):
-            if peek:
-                tk = 0.0
-                tkd = 0.0
-            else:
-                tk = take_first if r == 1 else take_other
-                tkd = tk + take_double_extra
-            _values(cp, np_tot, infinite, probs, pc, ptotal, psoft, pcards, pnext, porder, srows,
-                    sneed, tk, tkd, mode, chart, up, r_sv[r], r_dsv[r], r_hitv[r],
-                    r_cont[r])  # fmt: skip
-            acc = 0.0
-            for v in range(1, 11):
-                s2 = ptwo[p, v]
-                w = _weight(cp, pc[one], v, infinite, probs) / denom
-                if p == 1 and not hit_split_aces:
-                    val = r_sv[r, s2]
-                else:
-                    dok = das and may_double(double_on, ptotal[s2], psoft[s2])
-                    val = _two_card(cp, np_tot, infinite, probs, pc, ptotal, psoft, pcards, pnext,
-                                    s2, r_sv[r], r_dsv[r], r_hitv[r], dok,
-                                    p if v == p else 0, mode, chart, up)  # fmt: skip
-                if v == p:
-                    e_c[r] = val
-                else:
-                    acc += w * val
-            e_nc[r] = acc / (1.0 - q) if q < 1.0 else 0.0
+        # 11.7: a dealer blackjack takes the original wager once, from the first split hand
+        # still standing. State 1: it is still due (every hand so far busted); state 0: it
+        # has been taken (a hand stood), or is never due alone (a peek game; splits ALL).
+        tk0 = 0.0 if peek else take_other
+        tkd0 = 0.0 if peek else take_other + take_double_extra
+        same = peek or take_other >= take_first
+        e0_nc, e0_c = _split_hand(
+            cp, np_tot, infinite, probs, pc, ptotal, psoft, pcards, pnext, porder, ptwo, srows,
+            sneed, p, one, q, tk0, tkd0, 0.0, das, double_on, hit_split_aces, mode, chart, up,
+            r_sv[0], r_dsv[0], r_hitv[0], r_cont[0],
+        )  # fmt: skip
         budget = max_hands - 2 if (p != 1 or resplit_aces) else 0
         resplit = mode == 0 or chart[2, p, up] == 4
+        # f[k, b, r]: the k hands still to play, b resplits left, state r. A hand played in
+        # state 1 loses take_first if it stands; if it busts the state stays 1 for the next
+        # hand, so its bust is worth f[k-1, ., 1] - f[k-1, ., 0] more (the player sees the
+        # bust before playing on: the later hands play for the state they are in).
         f = np.zeros((max_hands + 2, budget + 1, 2))
+        due_nc = np.zeros((max_hands + 1, budget + 1))
+        due_c = np.zeros((max_hands + 1, budget + 1))
+        have = np.zeros((max_hands + 1, budget + 1), np.bool_)
         for b in range(budget + 1):
             for k in range(1, max_hands + 1):
                 for r in range(2):
+                    if r == 0 or same:
+                        nc, c = e0_nc, e0_c
+                    else:
+                        for jb in (b, 0):  # later hands keep b, or 0 once a resplit is declined
+                            if not have[k - 1, jb]:
+                                bust = f[k - 1, jb, 1] - f[k - 1, jb, 0]
+                                due_nc[k - 1, jb], due_c[k - 1, jb] = _split_hand(
+                                    cp, np_tot, infinite, probs, pc, ptotal, psoft, pcards,
+                                    pnext, porder, ptwo, srows, sneed, p, one, q, take_first,
+                                    take_first + take_double_extra, bust, das, double_on,
+                                    hit_split_aces, mode, chart, up, r_sv[1], r_dsv[1],
+                                    r_hitv[1], r_cont[1],
+                                )  # fmt: skip
+                                have[k - 1, jb] = True
+                        nc, c = due_nc[k - 1, b], due_c[k - 1, 0]
                     if b == 0:
-                        f[k, 0, r] = (1 - q) * e_nc[r] + q * e_c[r] + f[k - 1, 0, 0]
+                        f[k, 0, r] = (1 - q) * nc + q * c + f[k - 1, 0, 0]
                         continue
-                    keep = e_c[r] + f[k - 1, 0, 0]
+                    keep = c + f[k - 1, 0, 0]
                     again = f[k + 1, b - 1, r] if k + 1 <= max_hands else keep
                     if mode == 0:
                         pick = again if again > keep else keep
                     else:
                         pick = again if resplit else keep
-                    f[k, b, r] = (1 - q) * (e_nc[r] + f[k - 1, b, 0]) + q * pick
+                    f[k, b, r] = (1 - q) * (nc + f[k - 1, b, 0]) + q * pick
         split_ev[p] = f[2, budget, 1]
 
     # --- every first decision ---------------------------------------------------------
@@ -341,7 +387,7 @@ def analyze_up(
             o[1] = hitv[s]
             dok = may_double(double_on, t, soft)
             if dok:
-                o[2] = _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s)
+                o[2] = _double(comp, ntot, infinite, probs, pc, pcards, pnext, dsv, s, 0.0)
             sok = a == b and split_ev[a] > _NONE
             if sok:
                 o[3] = split_ev[a]
@@ -396,5 +442,5 @@ def hand_values(
     dsv = np.zeros(s_count)
     cont = np.zeros(s_count)
     _values(comp, ntot, infinite, probs, pc, ptotal, psoft, pcards, pnext, porder, rows, need,
-            take1, take1 + (0.0 if peek else take_double_extra), mode, chart, up, sv, dsv, hitv,
-            cont)  # fmt: skip
+            take1, take1 + (0.0 if peek else take_double_extra), 0.0, mode, chart, up, sv, dsv,
+            hitv, cont, False)  # fmt: skip

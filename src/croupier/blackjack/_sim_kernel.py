@@ -2,7 +2,8 @@
 
 One box, one player, a flat wager of ``wager`` chips, played exactly as
 :class:`~croupier.blackjack.round.BlackjackRound` plays it (deal order, 11.4-11.5 splits,
-12.1 draws, the no-hole-card dealer, 4.1 and 11.7 settlement), the player following a chart
+12.1 draws, the no-hole-card dealer, 4.1 and 11.7 settlement: a dealer blackjack takes the
+original wager once, from the first hand still standing), the player following a chart
 through :func:`croupier.blackjack._policy.decide`. Cards are rank codes 0 (two) to 12 (ace).
 
 ``params`` (int64): see the ``P_*`` indices. ``stats`` (int64): see the ``S_*`` indices.
@@ -308,6 +309,7 @@ def play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, sta
         else:
             net -= insured
     unit = params[P_UNIT]
+    original_due = True  # 11.7: a dealer blackjack takes the original wager once
     for h in range(nh):
         stats[S_HANDS] += 1
         st = stake[h]
@@ -325,8 +327,9 @@ def play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, sta
             if not natural:
                 base = st // 2 if flags[h, 2] else st
                 take = 0
-                if h == 0 or params[P_SPLITS_ALL] != 0:
-                    take += base
+                if original_due or params[P_SPLITS_ALL] != 0:
+                    take += base  # from the first hand still standing (busted hands lost)
+                    original_due = False
                 if flags[h, 2] and params[P_DOUBLES_ALL] != 0:
                     take += st - base
                 net -= take

@@ -14,11 +14,23 @@ compiled kernels:
   number of cards, optimal or chart play after), double, surrender;
 * **splits** use the standard approximation of the classic combinatorial programs: each
   split hand is valued with the shoe less the up card and both paired cards, as if the
-  cards dealt to the other split hands were not gone; resplits follow the same recursion as an infinite deck with the finite-shoe
-  chance of another paired card (11.4(a) resplits on the second card only; a declined
-  resplit forfeits later ones, 11.5); the first hand and the later hands are valued
-  separately because a no-hole-card dealer blackjack takes the original wager only from
-  the first (11.7). For an infinite deck the splits are exact too.
+  cards dealt to the other split hands were not gone; resplits follow the same recursion as
+  an infinite deck with the finite-shoe chance of another paired card (11.4(a) resplits on
+  the second card only; a declined resplit forfeits later ones, 11.5). For an infinite deck
+  the splits are exact too.
+* **11.7 after a split**, as the referee settles it: a busted hand has lost its stake, and a
+  no-hole-card dealer blackjack takes the original wager **once**, from the box's hands
+  still standing (nothing more if all busted). The split hands are played in order, so the
+  recursion carries one more state: whether the original wager is still due (every hand so
+  far busted). A hand played while it is due loses the original to a dealer blackjack if
+  it stands; if it busts, the next hand is played while it is still due, so the bust is
+  worth, besides its stake, the difference between the later hands' values in the two
+  states; once a hand has stood the later hands risk nothing more than their busts (or
+  their split and doubled stakes where the table takes all). Optimal play chooses each
+  hand's play for the state it is in (the player sees the earlier hands finish). Within the
+  split approximation above this is exact; the hands' chances of busting are taken as
+  independent of each other and of the dealer's blackjack, as the approximation already
+  does for their cards.
 
 In a peek game the player's own draws are taken from the shoe without conditioning on the
 hole card not making a blackjack (the usual simplification); the dealer is conditioned.
@@ -50,6 +62,7 @@ from croupier.blackjack.rules import (
     HoleCard,
     PairsBy,
     Surrender,
+    whole_number,
 )
 from croupier.blackjack.strategy import StrategyChart
 from croupier.errors import CroupierError
@@ -87,7 +100,7 @@ def shoe_counts(decks: int) -> tuple[int, ...]:
 
 
 def _check_value(card: int, what: str) -> int:
-    if not isinstance(card, int) or not 1 <= card <= 10:
+    if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= 10:
         raise CroupierError(f"{what} must be a card value 1 (ace) to 10 (ten), not {card!r}")
     return card
 
@@ -99,8 +112,8 @@ class Analysis:
     ``decks`` overrides the rules' deck count (``"inf"`` for an infinite deck); ``counts``
     gives any other composition as ten counts (aces, twos, ..., tens).
 
-    >>> round(Analysis(NZ).house_edge() * 100, 3)      # the NZ game, optimal play
-    0.417
+    >>> round(Analysis(NZ).house_edge() * 100, 4)      # the NZ game, optimal play
+    0.4202
     >>> Analysis(NZ, counts=(0,) * 10)
     Traceback (most recent call last):
     ...
@@ -118,16 +131,23 @@ class Analysis:
     )
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, BlackjackRules):
+            raise CroupierError(f"rules must be a BlackjackRules, not {type(self.rules).__name__}")
         self.rules.validate()
         if self.counts is not None:
-            if len(self.counts) != 10 or any(c < 0 for c in self.counts):
+            try:
+                counts = tuple(whole_number("a count", c) for c in self.counts)
+            except TypeError:
+                counts = ()
+            if len(counts) != 10 or any(c < 0 for c in counts):
                 raise CroupierError("counts are ten non-negative numbers: aces, twos, ..., tens")
+            object.__setattr__(self, "counts", counts)
             if sum(self.counts) < 10:
                 raise CroupierError(
                     f"the shoe needs at least 10 cards to deal a round, not {sum(self.counts)}"
                 )
         elif self.decks not in (None, "inf") and (
-            not isinstance(self.decks, int) or self.decks < 1
+            isinstance(self.decks, bool) or not isinstance(self.decks, int) or self.decks < 1
         ):
             raise CroupierError(f"decks is a whole number from 1, or 'inf', not {self.decks!r}")
 
@@ -295,6 +315,18 @@ class Analysis:
             out = {a: p_bj * -1.0 + (1 - p_bj) * x for a, x in out.items()}
         return out
 
+    def value(self, c1: int, c2: int, up: int, strategy: StrategyChart | None = None) -> float:
+        """EV per initial unit of two cards against ``up`` played optimally, or as
+        ``strategy`` plays them (a natural included; composition-dependent).
+
+        >>> a = Analysis(NZ)
+        >>> a.value(1, 10, 6), a.value(8, 8, 10) == a.best(8, 8, 10)[1]
+        (1.5, True)
+        """
+        for card, what in ((c1, "the first card"), (c2, "the second card"), (up, "the up card")):
+            _check_value(card, what)
+        return float(self._run(strategy)[1][up, c1, c2])
+
     def best(self, c1: int, c2: int, up: int) -> tuple[str, float]:
         """The best first decision and its EV (``("blackjack", ev)`` for a natural).
 
@@ -327,8 +359,8 @@ class Analysis:
     def house_edge(self, strategy: StrategyChart | None = None) -> float:
         """The house edge: minus :meth:`expectation`.
 
-        >>> round(Analysis(NZ, decks="inf").house_edge() * 100, 3)
-        0.526
+        >>> round(Analysis(NZ, decks="inf").house_edge() * 100, 4)
+        0.5298
         """
         return -self.expectation(strategy)
 
@@ -339,8 +371,10 @@ class Analysis:
         and stand ("Ds" when standing is better).
 
         >>> chart = Analysis(NZ).basic_strategy()
-        >>> chart.code("hard", 11, 10), chart.code("pair", 8, 1), chart.code("soft", 18, 9)
+        >>> chart.code("hard", 11, 10), chart.code("pair", 8, 10), chart.code("soft", 18, 9)
         ('D', 'P', 'H')
+        >>> chart.code("pair", 8, 1)     # 11.7: a busted hand leaves the original due
+        'H'
         """
         opts, _ = self._run(None)
         cells = np.zeros((3, 22, 11), np.int8)

@@ -14,19 +14,47 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from functools import wraps
+from numbers import Integral
+from typing import Any, ParamSpec, TypeVar
 
 from croupier.blackjack import events as ev
-from croupier.blackjack.rules import NZ, BlackjackRules, DealerBlackjackTakes, HoleCard, Surrender
+from croupier.blackjack.rules import (
+    NZ,
+    BlackjackRules,
+    DealerBlackjackTakes,
+    HoleCard,
+    Surrender,
+    whole_number,
+)
 from croupier.blackjack.values import hand_total, is_pair
 from croupier.cards.card import Card, Rank
 from croupier.cards.deck import Shoe
 from croupier.errors import CroupierError, RuleViolationError
 
 __all__ = ["BlackjackRound", "Box", "IllegalPlayError", "PlayerHand", "RoundPhase"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _atomic(action: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run a round action all or nothing: if it raises a CroupierError (the shoe running
+    out part way through a deal, a draw or the dealer's play), the round and its shoe are
+    put back exactly as they were before the action, and the error is raised."""
+
+    @wraps(action)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        rnd = args[0]
+        assert isinstance(rnd, BlackjackRound)
+        with rnd._all_or_nothing():
+            return action(*args, **kwargs)
+
+    return run
 
 
 class IllegalPlayError(RuleViolationError):
@@ -145,14 +173,27 @@ class BlackjackRound:
         burn: bool = False,
         strict_nz: bool = False,
     ) -> None:
+        if not isinstance(rules, BlackjackRules):
+            raise CroupierError(f"rules must be a BlackjackRules, not {type(rules).__name__}")
         rules.validate_for_play() if strict_nz else rules.validate()
-        if any(v < 0 for v in bankrolls.values()):
-            raise CroupierError("bankrolls cannot be negative")
+        if not isinstance(shoe, Shoe):
+            raise CroupierError(f"shoe must be a Shoe, not {type(shoe).__name__}")
+        if not isinstance(bankrolls, Mapping):
+            raise CroupierError(
+                f"bankrolls must map each player's name to chips, not {type(bankrolls).__name__}"
+            )
+        chips: dict[str, int] = {}
+        for player, amount in bankrolls.items():
+            if not isinstance(player, str) or not player:
+                raise CroupierError(f"a player is named by a non-empty string, not {player!r}")
+            chips[player] = whole_number(f"{player}'s bankroll", amount)
+            if chips[player] < 0:
+                raise CroupierError(f"{player}'s bankroll cannot be negative: {amount}")
         self.rules = rules
         """The rule set."""
         self.shoe = shoe
         """The shoe the cards come from."""
-        self.bankrolls: dict[str, int] = dict(bankrolls)
+        self.bankrolls: dict[str, int] = chips
         """Each player's chips off the table."""
         self.bank = 0
         """The house's net result this round (positive: the house won)."""
@@ -218,17 +259,118 @@ class BlackjackRound:
             self._explaining = False
         return IllegalPlayError(rule, problem, allowed)
 
+    @contextmanager
+    def _all_or_nothing(self) -> Iterator[None]:
+        """Restore the round and its shoe if the block raises a CroupierError."""
+        saved = self._save()
+        try:
+            yield
+        except CroupierError:
+            self._restore(saved)
+            raise
+
+    def _save(self) -> tuple[Any, ...]:
+        """Everything an action can change, the shoe's state included (its attributes,
+        lists copied: drawing pops from them)."""
+        hands = [h for b in self.boxes.values() for h in b.hands]
+        shoe = self.shoe
+        slots = [name for cls in type(shoe).__mro__ for name in getattr(cls, "__slots__", ())]
+        return (
+            dict(self.bankrolls),
+            self.bank,
+            dict(self.boxes),
+            [
+                (
+                    b,
+                    dict(b.wagers),
+                    list(b.hands),
+                    dict(b.insurance),
+                    set(b.even_money),
+                    b.split_declined,
+                )
+                for b in self.boxes.values()
+            ],
+            [(h, {f.name: _copied(getattr(h, f.name)) for f in fields(h)}) for h in hands],
+            list(self.dealer),
+            len(self.events),
+            self.phase,
+            list(self._insurance_due),
+            self._turn,
+            self._burn,
+            [(name, _copied(getattr(shoe, name))) for name in slots if hasattr(shoe, name)],
+            {k: _copied(v) for k, v in vars(shoe).items()} if hasattr(shoe, "__dict__") else {},
+        )
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        (bankrolls, self.bank, boxes, box_state, hand_state, dealer, events, self.phase,
+         due, self._turn, self._burn, shoe_slots, shoe_dict) = saved  # fmt: skip
+        self.bankrolls.clear()
+        self.bankrolls.update(bankrolls)
+        self.boxes.clear()
+        self.boxes.update(boxes)
+        for box, wagers, hands, insurance, even_money, declined in box_state:
+            box.wagers, box.hands, box.insurance = wagers, hands, insurance
+            box.even_money, box.split_declined = even_money, declined
+        for hand, values in hand_state:
+            for name, value in values.items():
+                setattr(hand, name, value)
+        self.dealer[:] = dealer
+        del self.events[events:]
+        self._insurance_due[:] = due
+        for name, value in shoe_slots:
+            setattr(self.shoe, name, value)
+        if shoe_dict:
+            vars(self.shoe).clear()
+            vars(self.shoe).update(shoe_dict)
+
     # ---------------------------------------------------------------- wagers
+    def _check_box(self, box: object) -> int:
+        boxes = self.rules.boxes
+        if isinstance(box, bool) or not isinstance(box, Integral):
+            raise IllegalPlayError(
+                "Decision 3.1-14",
+                f"a box is a number, not {box!r} ({type(box).__name__})",
+                f"boxes 1 to {boxes}",
+            )
+        if not 1 <= int(box) <= boxes:
+            raise IllegalPlayError(
+                "Decision 3.1-14", f"there is no box {box}", f"boxes 1 to {boxes}"
+            )
+        return int(box)
+
+    def _check_player(self, player: object) -> str:
+        if not isinstance(player, str) or player not in self.bankrolls:
+            raise IllegalPlayError(
+                "Decision 3.1-14",
+                f"{player!r} is not a player at this table",
+                ", ".join(self.bankrolls) or "no players",
+            )
+        return player
+
     def verify_place_wager(self, box: int, player: str, amount: int) -> None:
-        """Raise unless ``player`` may wager ``amount`` on ``box`` now."""
+        """Raise unless ``player`` may wager ``amount`` on ``box`` now: a box of the layout,
+        a player at the table, a whole number of chips (any integer but a bool).
+
+        >>> from croupier.cards import Shoe
+        >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50})
+        >>> rnd.verify_place_wager(0, "ann", 10)
+        Traceback (most recent call last):
+        ...
+        croupier.blackjack.round.IllegalPlayError: Decision 3.1-14: there is no box 0; allowed: boxes 1 to 7
+        >>> rnd.verify_place_wager(1, "ann", 10.0)
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CroupierError: a wager must be a whole number, not 10.0 (float)
+        """
+        box = self._check_box(box)
+        player = self._check_player(player)
+        amount = whole_number("a wager", amount)
         if self.phase is not RoundPhase.WAGERS:
             raise IllegalPlayError(
                 "Blackjack 4.2",
                 "no wager may be made or changed once the first card has left the shoe",
                 "no wager changes until the next round",
             )
-        if player not in self.bankrolls:
-            raise IllegalPlayError("Decision 3.1-14", f"{player} has no chips at this table")
         held = self.boxes[box].wagers.get(player, 0) if box in self.boxes else 0
         total = (
             sum(self.boxes[box].wagers.values()) - held + amount if box in self.boxes else amount
@@ -258,6 +400,7 @@ class BlackjackRound:
     def place_wager(self, box: int, player: str, amount: int) -> None:
         """Place (or change) ``player``'s wager on ``box`` before the deal (4.2)."""
         self.verify_place_wager(box, player, amount)
+        box, amount = int(box), int(amount)
         target = self.boxes.setdefault(box, Box(box, {}))
         self.bankrolls[player] += target.wagers.get(player, 0)
         target.wagers[player] = amount
@@ -266,6 +409,8 @@ class BlackjackRound:
 
     def verify_withdraw_wager(self, box: int, player: str) -> None:
         """Raise unless ``player`` may take the wager back from ``box`` (before the deal, 4.2)."""
+        box = self._check_box(box)
+        player = self._check_player(player)
         if self.phase is not RoundPhase.WAGERS:
             raise IllegalPlayError(
                 "Blackjack 4.2",
@@ -288,6 +433,7 @@ class BlackjackRound:
         {'ann': 50}
         """
         self.verify_withdraw_wager(box, player)
+        box = int(box)
         target = self.boxes[box]
         self.bankrolls[player] += target.wagers.pop(player)
         if not target.wagers:
@@ -298,9 +444,12 @@ class BlackjackRound:
     def _draw(self) -> Card:
         return self.shoe.draw()
 
+    @_atomic
     def deal(self) -> None:
         """Deal: one card to each box left to right, one to the dealer, a second to each box
-        (and, in a peek game, the dealer's hole card). Wagers are fixed from here (4.2)."""
+        (and, in a peek game, the dealer's hole card). Wagers are fixed from here (4.2).
+        If the shoe runs out the round is left as it was (no card dealt) and the error says so.
+        """
         if self.phase is not RoundPhase.WAGERS:
             raise IllegalPlayError("Blackjack 4.2", "the round is already dealt", "no action")
         if not self.boxes:
@@ -338,6 +487,7 @@ class BlackjackRound:
     # ------------------------------------------------------------- insurance
     def verify_insure(self, amount: int) -> None:
         """Raise unless the player to decide may insure for ``amount`` (0 declines)."""
+        amount = whole_number("an insurance stake", amount)
         turn = self.insurance_turn
         if turn is None:
             raise IllegalPlayError("Decision 3.1-6", "no insurance decision is due", "no action")
@@ -356,9 +506,11 @@ class BlackjackRound:
         """Whether :meth:`insure` is legal now."""
         return _can(self.verify_insure, amount)
 
+    @_atomic
     def insure(self, amount: int) -> None:
         """Insure the box against a dealer blackjack for up to half the wager (0 declines)."""
         self.verify_insure(amount)
+        amount = int(amount)
         box, player = self._insurance_due.pop(0)
         if amount:
             self.boxes[box].insurance[player] = amount
@@ -379,6 +531,7 @@ class BlackjackRound:
         """Whether :meth:`even_money` is legal now."""
         return _can(self.verify_even_money)
 
+    @_atomic
     def even_money(self) -> None:
         """Take even money: the blackjack is paid 1:1 now, whatever the dealer's second card."""
         self.verify_even_money()
@@ -467,6 +620,7 @@ class BlackjackRound:
         """Whether :meth:`hit` is legal now."""
         return _can(self.verify_hit)
 
+    @_atomic
     def hit(self) -> None:
         """Draw a card."""
         self.verify_hit()
@@ -492,6 +646,7 @@ class BlackjackRound:
         """Whether :meth:`stand` is legal now."""
         return _can(self.verify_stand)
 
+    @_atomic
     def stand(self) -> None:
         """Take no more cards."""
         self.verify_stand()
@@ -521,6 +676,7 @@ class BlackjackRound:
         """Whether :meth:`double` is legal now."""
         return _can(self.verify_double)
 
+    @_atomic
     def double(self) -> None:
         """Double the stake and take exactly one card (12.1(b)), even on 11 or less."""
         self.verify_double()
@@ -558,6 +714,7 @@ class BlackjackRound:
         """Whether :meth:`split` is legal now."""
         return _can(self.verify_split)
 
+    @_atomic
     def split(self) -> None:
         """Split the pair into two hands with an equal stake each; each gets a second card
         in turn (11.1-11.3); split aces get one card each (11.4(b))."""
@@ -588,6 +745,7 @@ class BlackjackRound:
         """Whether :meth:`surrender` is legal now."""
         return _can(self.verify_surrender)
 
+    @_atomic
     def surrender(self) -> None:
         """Give up the hand for half the stake back."""
         self.verify_surrender()
@@ -669,25 +827,35 @@ class BlackjackRound:
         self._log(ev.RoundSettled(tuple(sorted(self.bankrolls.items())), self.bank))
 
     def _dealer_blackjack(self, box: Box, player: str) -> None:
-        """11.7: a dealer blackjack takes the original wager (from the first hand), and split
-        or doubled stakes only where the table's settings say so; the rest is returned.
-        Busted hands are already lost (4.1(f))."""
+        """11.7 (Decision 3.1-4): a busted hand has already lost its stake (4.1(f)), whatever
+        the dealer makes; a no-hole-card dealer blackjack then takes the amount of the
+        player's original wager **once**, from the first of the box's hands still standing,
+        plus split stakes and doubled stakes only where the table's settings say all; the
+        rest is returned. If every hand of the box busted it takes nothing more. So which
+        split hand busted never matters (split 8-8 for 10, one busts, one stands: 20 lost).
+        """
         rules = self.rules
+        splits_all = rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL
+        doubles_all = rules.dealer_blackjack_takes_doubles is DealerBlackjackTakes.ALL
+        original_due = True
         for index, hand in enumerate(box.hands):
             if hand.busted or hand.surrendered or hand.is_blackjack:
                 continue
             stake = hand.stakes[player]
-            base = stake // 2 if hand.doubled else stake
+            base = stake // 2 if hand.doubled else stake  # the undoubled wager
             take = 0
-            if index == 0 or rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL:
+            if original_due or splits_all:
                 take += base
-            if hand.doubled and rules.dealer_blackjack_takes_doubles is DealerBlackjackTakes.ALL:
+                original_due = False
+            if hand.doubled and doubles_all:
                 take += stake - base
             self._pay(player, stake - take)
-            if take == stake:
+            if len(box.hands) > 1:
+                rule = "Decision 3.1-4" if splits_all else "Blackjack 11.7"
+            elif take == stake:
                 rule = "Blackjack 4.1(d)" if len(hand.cards) > 2 else "Blackjack 4.1(g)"
             else:
-                rule = "Blackjack 11.7" if index > 0 or len(box.hands) > 1 else "Decision 3.1-4"
+                rule = "Decision 3.1-4"
             self._log(ev.HandSettled(box.number, index, player, "dealer blackjack", stake,
                                      -take, rule))  # fmt: skip
 
@@ -717,7 +885,8 @@ class BlackjackRound:
 
     # ----------------------------------------------------------------- replay
     def snapshot(self) -> dict[str, Any]:
-        """Everything observable about the round, for comparisons."""
+        """Everything observable about the round, for comparisons (the shoe aside: see
+        ``len(rnd.shoe)``)."""
         return {
             "phase": self.phase.value,
             "bankrolls": dict(self.bankrolls),
@@ -727,11 +896,27 @@ class BlackjackRound:
                 n: (
                     tuple(b.wagers.items()),
                     tuple(b.insurance.items()),
-                    tuple((tuple(h.cards), tuple(h.stakes.items()), h.done) for h in b.hands),
+                    tuple(sorted(b.even_money)),
+                    b.split_declined,
+                    tuple(
+                        (
+                            tuple(h.cards),
+                            tuple(h.stakes.items()),
+                            h.from_split,
+                            h.split_aces,
+                            h.doubled,
+                            h.surrendered,
+                            h.done,
+                            h.acted,
+                        )
+                        for h in b.hands
+                    ),
                 )
                 for n, b in self.boxes.items()
             },
             "turn": self.current,
+            "insurance_turn": self.insurance_turn,
+            "insurance_due": tuple(self._insurance_due),
             "events": tuple(self.events),
         }
 
@@ -770,9 +955,16 @@ class BlackjackRound:
 def _can(check: Any, *args: Any) -> bool:
     try:
         check(*args)
-    except IllegalPlayError:
+    except CroupierError:
         return False
     return True
+
+
+def _copied(value: object) -> object:
+    """A copy of a mutable container (the elements are immutable cards and numbers)."""
+    if isinstance(value, list | dict | set):
+        return value.copy()
+    return value
 
 
 _DOCTEST = (NZ,)

@@ -2,9 +2,11 @@
 
 The NZ game (Gazette 1996 No 7 with the 1994 rules it cites and the 1999 amendment):
 six decks (4-8 allowed for play), the dealer stands on all 17s, no hole card, a
-dealer blackjack takes only the original wager from split (11.7) and doubled hands,
-up to three hands a box (11.4(a)), aces split once with one card each (11.4(b)),
-3:2 for a blackjack, insurance up to half the wager at 2:1, no surrender.
+dealer blackjack takes only the original wager from split (11.7) and doubled hands
+(busted hands have lost theirs already), up to three hands a box (11.4(a)), aces split
+once with one card each (11.4(b)), 3:2 for a blackjack, insurance up to half the wager
+at 2:1, no surrender. :meth:`BlackjackRules.validate_for_play` (``strict_nz``) holds a
+rule set to every setting the Gazette text fixes.
 
 >>> NZ.decks, NZ.hole_card, NZ.max_hands
 (6, <HoleCard.NO_HOLE_CARD: 'no-hole-card'>, 3)
@@ -16,11 +18,14 @@ croupier.errors.RuleViolationError: Blackjack 3.1 as amended: a shoe of 3 decks 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from fractions import Fraction
+from functools import wraps
+from numbers import Integral
+from typing import Any
 
-from croupier.errors import RuleViolationError
+from croupier.errors import CroupierError, RuleViolationError
 
 __all__ = [
     "NZ",
@@ -30,6 +35,7 @@ __all__ = [
     "HoleCard",
     "PairsBy",
     "Surrender",
+    "whole_number",
 ]
 
 
@@ -54,7 +60,8 @@ class DealerBlackjackTakes(StrEnum):
     """
 
     ORIGINAL = "original"
-    """Only the original wager; the added split or double stakes are returned (11.7)."""
+    """Only the original wager (once a box, from its hands still standing; busted hands
+    have lost their stakes already); the added split or double stakes are returned (11.7)."""
     ALL = "all"
     """Every stake on the table (full European no-hole-card rule)."""
 
@@ -111,8 +118,25 @@ class Surrender(StrEnum):
 class BlackjackRules:
     """One blackjack rule set; :data:`NZ` is the default, and every field is a named setting.
 
+    Every setting is checked for its type when the rule set is made: an enum setting may be
+    given as its value (``"peek"``), which becomes the enum; a whole-number setting takes
+    any integer but a bool (stored as ``int``); ``penetration`` and ``blackjack_pays`` take
+    a :class:`~fractions.Fraction`, a whole number or a string such as ``"3:2"`` or
+    ``"3/4"`` (never a float); a yes/no setting takes only ``True`` or ``False``. Anything
+    else is refused, naming the setting and what it allows.
+
     >>> replace(NZ, dealer_hits_soft_17=True).dealer_hits_soft_17
     True
+    >>> NZ.with_(hole_card="peek", blackjack_pays="6:5").hole_card
+    <HoleCard.PEEK: 'peek'>
+    >>> NZ.with_(hole_card="nonsense")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RuleViolationError: Decision 3.1-3: hole_card 'nonsense' is not a setting; allowed: no-hole-card, peek
+    >>> NZ.with_(blackjack_pays=1.5)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: blackjack_pays must be a Fraction, a whole number or a string like '3:2', not 1.5 (float)
     """
 
     decks: int = 6
@@ -124,7 +148,7 @@ class BlackjackRules:
     hole_card: HoleCard = HoleCard.NO_HOLE_CARD
     """No hole card (NZ) or a peek game."""
     dealer_blackjack_takes_splits: DealerBlackjackTakes = DealerBlackjackTakes.ORIGINAL
-    """11.7: only the original wager from split hands."""
+    """11.7: only the original wager, once, from the split hands still standing."""
     dealer_blackjack_takes_doubles: DealerBlackjackTakes = DealerBlackjackTakes.ORIGINAL
     """NZ practice: only the original wager from doubled hands (Decision 3.1-4)."""
     double_on: DoubleOn = DoubleOn.ANY
@@ -155,6 +179,26 @@ class BlackjackRules:
     """The smallest wager on a box."""
     table_maximum: int = 10_000
     """The largest wager on a box."""
+    boxes: int = 7
+    """Boxes on the layout, numbered 1 (the dealer's left) to ``boxes`` (Decision 3.1-14)."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            kind = _KINDS[f.name]
+            if isinstance(kind, type) and issubclass(kind, StrEnum):
+                coerced: object = _enum(f.name, kind, value)
+            elif kind is bool:
+                if not isinstance(value, bool):
+                    raise CroupierError(
+                        f"{f.name} must be True or False, not {value!r} ({type(value).__name__})"
+                    )
+                coerced = value
+            elif kind is int:
+                coerced = whole_number(f.name, value)
+            else:
+                coerced = _fraction(f.name, value)
+            object.__setattr__(self, f.name, coerced)
 
     def validate(self) -> None:
         """Check that the rule set is coherent (any deck count from 1 is allowed here).
@@ -166,6 +210,16 @@ class BlackjackRules:
         """
         if self.decks < 1:
             raise RuleViolationError("Blackjack 3.1", "a shoe needs at least one deck", "1 or more")
+        if self.blackjack_pays <= 0:
+            raise RuleViolationError(
+                "Decision 3.1-7",
+                f"a blackjack cannot pay {self.blackjack_pays}",
+                "a positive payout such as 3:2",
+            )
+        if self.boxes < 1:
+            raise RuleViolationError(
+                "Decision 3.1-14", f"a layout of {self.boxes} boxes", "1 box or more"
+            )
         if not 0 < self.penetration <= 1:
             raise RuleViolationError("Blackjack 3.1", "penetration must be in (0, 1]", "(0, 1]")
         if self.max_hands < 2:
@@ -182,9 +236,18 @@ class BlackjackRules:
             )
 
     def validate_for_play(self) -> None:
-        """Check the rule set may be dealt at an NZ table (3.1 as amended: 4 to 8 decks).
+        """Check the rule set may be dealt at an NZ table: every setting the Gazette text
+        fixes (3.1 as amended: 4 to 8 decks; 11.4(a): three hands a box and resplits by
+        value; 11.4(b): aces split once, one card each; 11.7: a dealer blackjack takes only
+        the original wager from split hands), and a cut card that never runs the shoe dry.
+        Settings the Gazette pages found leave open (soft 17, doubling, insurance, the
+        payout, surrender, the hole card) stay free.
 
         >>> NZ.validate_for_play()
+        >>> NZ.with_(max_hands=4).validate_for_play()
+        Traceback (most recent call last):
+        ...
+        croupier.errors.RuleViolationError: Blackjack 11.4(a): no more than three hands a box may be formed (two splits), not 4; allowed: max_hands = 3
         """
         self.validate()
         if not 4 <= self.decks <= 8:
@@ -192,6 +255,35 @@ class BlackjackRules:
                 "Blackjack 3.1 as amended",
                 f"a shoe of {self.decks} decks is not allowed for play",
                 "4 to 8 decks",
+            )
+        if self.max_hands != 3:
+            # "may split pairs a second time ... no more than a total of three hands per box"
+            raise RuleViolationError(
+                "Blackjack 11.4(a)",
+                f"no more than three hands a box may be formed (two splits), not {self.max_hands}",
+                "max_hands = 3",
+            )
+        if self.pairs_by is not PairsBy.VALUE:
+            raise RuleViolationError(
+                "Blackjack 11.4(a)",
+                "a split hand whose second card has the same value as its first may split again",
+                "pairs_by = value",
+            )
+        if self.resplit_aces:
+            raise RuleViolationError(
+                "Blackjack 11.4(b)", "aces may be split only once", "resplit_aces = False"
+            )
+        if self.hit_split_aces:
+            raise RuleViolationError(
+                "Blackjack 11.4(b)",
+                "a split ace gets only one card and no more",
+                "hit_split_aces = False",
+            )
+        if self.dealer_blackjack_takes_splits is not DealerBlackjackTakes.ORIGINAL:
+            raise RuleViolationError(
+                "Blackjack 11.7",
+                "after a split a dealer blackjack collects only the original wager",
+                "dealer_blackjack_takes_splits = original",
             )
         self.validate_cut_card()
 
@@ -217,9 +309,123 @@ class BlackjackRules:
 
         >>> NZ.with_(decks=8).decks
         8
+        >>> NZ.with_(deck=8)
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CroupierError: no setting named 'deck'; the settings: decks, penetration, dealer_hits_soft_17, hole_card, dealer_blackjack_takes_splits, dealer_blackjack_takes_doubles, double_on, double_after_split, max_hands, pairs_by, resplit_aces, hit_split_aces, blackjack_pays, insurance, even_money, surrender, burn_on_new_shoe, chip_unit, table_minimum, table_maximum, boxes
         """
+        names = [f.name for f in fields(self)]
+        for name in changes:
+            if name not in names:
+                raise CroupierError(f"no setting named {name!r}; the settings: {', '.join(names)}")
         return replace(self, **changes)  # type: ignore[arg-type]
 
+
+_KINDS: dict[str, Any] = {
+    "decks": int,
+    "penetration": Fraction,
+    "dealer_hits_soft_17": bool,
+    "hole_card": HoleCard,
+    "dealer_blackjack_takes_splits": DealerBlackjackTakes,
+    "dealer_blackjack_takes_doubles": DealerBlackjackTakes,
+    "double_on": DoubleOn,
+    "double_after_split": bool,
+    "max_hands": int,
+    "pairs_by": PairsBy,
+    "resplit_aces": bool,
+    "hit_split_aces": bool,
+    "blackjack_pays": Fraction,
+    "insurance": bool,
+    "even_money": bool,
+    "surrender": Surrender,
+    "burn_on_new_shoe": bool,
+    "chip_unit": int,
+    "table_minimum": int,
+    "table_maximum": int,
+    "boxes": int,
+}
+"""Each setting's type (checked by ``BlackjackRules.__post_init__``)."""
+
+_ENUM_RULES = {
+    HoleCard: "Decision 3.1-3",
+    DealerBlackjackTakes: "Decision 3.1-4",
+    DoubleOn: "Decision 3.1-5",
+    PairsBy: "Decision 3.1-8",
+    Surrender: "Decision 3.1-13",
+}
+
+
+def _enum(name: str, kind: type[StrEnum], value: object) -> StrEnum:
+    """``value`` as a member of ``kind``: a member, its value or its name (any case)."""
+    if isinstance(value, kind):
+        return value
+    allowed = ", ".join(m.value for m in kind)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        for member in kind:
+            if text in (member.value, member.name.lower(), member.name.lower().replace("_", "-")):
+                return member
+    raise RuleViolationError(_ENUM_RULES[kind], f"{name} {value!r} is not a setting", allowed)
+
+
+def whole_number(name: str, value: object) -> int:
+    """``value`` as an ``int`` if it is an integer (any :class:`numbers.Integral`, never a
+    bool), else a :class:`~croupier.errors.CroupierError` naming ``name``.
+
+    >>> whole_number("chips", 10)
+    10
+    >>> whole_number("chips", True)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: chips must be a whole number, not True (bool)
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise CroupierError(
+            f"{name} must be a whole number, not {value!r} ({type(value).__name__})"
+        )
+    return int(value)
+
+
+def _fraction(name: str, value: object) -> Fraction:
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        return Fraction(int(value))
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip().replace(":", "/"))
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise CroupierError(
+        f"{name} must be a Fraction, a whole number or a string like '3:2', "
+        f"not {value!r} ({type(value).__name__})"
+    )
+
+
+def _checked_init(init: Any) -> Any:
+    """The dataclass ``__init__``, refusing unknown or surplus settings with a CroupierError
+    (not the TypeError of a bad call) that lists the settings."""
+    names = [f.name for f in fields(BlackjackRules)]
+
+    @wraps(init)
+    def checked(self: BlackjackRules, *args: object, **changes: object) -> None:
+        if len(args) > len(names):
+            raise CroupierError(
+                f"BlackjackRules takes at most {len(names)} settings, not {len(args)}"
+            )
+        for name in changes:
+            if name not in names:
+                raise CroupierError(f"no setting named {name!r}; the settings: {', '.join(names)}")
+        taken = names[: len(args)]
+        for name in changes:
+            if name in taken:
+                raise CroupierError(f"the setting {name!r} is given twice")
+        init(self, *args, **changes)
+
+    return checked
+
+
+setattr(BlackjackRules, "__init__", _checked_init(BlackjackRules.__init__))  # noqa: B010
 
 NZ = BlackjackRules()
 """The NZ game: see the module docstring."""

@@ -48,6 +48,7 @@ from croupier.blackjack.rules import (
     HoleCard,
     PairsBy,
     Surrender,
+    whole_number,
 )
 from croupier.blackjack.strategy import StrategyChart
 from croupier.blackjack.values import card_value, hand_total, is_pair
@@ -171,19 +172,28 @@ class SimulationResult:
         return self.rounds / self.seconds if self.seconds > 0 else math.inf
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready summary."""
+        """A JSON-ready summary (strict JSON: a figure a run cannot define, such as the
+        standard error of a single round, is None, never NaN or infinity).
+
+        >>> simulate(NZ, rounds=1, seed=1).to_json()["se"] is None
+        True
+        """
         return {
             "rounds": self.rounds,
             "seed": self.seed,
-            "ev": self.ev,
-            "se": self.se,
-            "house_edge": -self.ev,
-            "frequencies": self.frequencies,
+            "ev": _finite(self.ev),
+            "se": _finite(self.se),
+            "house_edge": _finite(-self.ev),
+            "frequencies": {name: _finite(f) for name, f in self.frequencies.items()},
             "counts": self.counts,
             "seconds": self.seconds,
-            "rounds_per_second": self.rounds_per_second,
+            "rounds_per_second": _finite(self.rounds_per_second),
             "workers": self.workers,
         }
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 def _task(
@@ -210,17 +220,39 @@ def simulate(
     basic strategy :meth:`Analysis.basic_strategy` derives for the rules' shoe).
 
     ``insure`` takes full insurance whenever offered (basic strategy never does);
-    ``progress`` is called with the rounds finished after each task.
+    ``progress`` is called with the rounds finished after each task. ``rounds`` and
+    ``workers`` are whole numbers from 1, ``seed`` a whole number from 0 (a negative seed
+    is refused, not folded onto another).
 
     >>> simulate(NZ, rounds=0)
     Traceback (most recent call last):
     ...
     croupier.errors.CroupierError: rounds must be at least 1, not 0
+    >>> simulate(NZ, rounds=10, seed=-1)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: seed must be a whole number from 0, not -1
     """
+    if not isinstance(rules, BlackjackRules):
+        raise CroupierError(f"rules must be a BlackjackRules, not {type(rules).__name__}")
+    rounds = whole_number("rounds", rounds)
     if rounds < 1:
         raise CroupierError(f"rounds must be at least 1, not {rounds}")
+    workers = whole_number("workers", workers)
     if workers < 1:
         raise CroupierError(f"workers must be at least 1, not {workers}")
+    if seed is not None:
+        seed = whole_number("seed", seed)
+        if seed < 0:
+            raise CroupierError(f"seed must be a whole number from 0, not {seed}")
+    if strategy is not None and not isinstance(strategy, StrategyChart):
+        raise CroupierError(
+            f"strategy must be a StrategyChart or None, not {type(strategy).__name__}"
+        )
+    if not isinstance(insure, bool):
+        raise CroupierError(f"insure must be True or False, not {insure!r}")
+    if progress is not None and not callable(progress):
+        raise CroupierError("progress must be a function of the rounds finished, or None")
     rules.validate()
     rules.validate_cut_card()
     params = kernel_params(rules, insure=insure)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import NZ, BlackjackRules
 from croupier.cards.deck import Shoe
+from croupier.errors import CroupierError
 
 __all__ = ["BlackjackTable"]
 
@@ -23,12 +24,18 @@ class BlackjackTable:
     """Deals rounds from one shoe; shuffles before the next round once the cut card is out
     (Decision 3.1-15), burning the first card of each new shoe when the rules say so.
 
-    With ``strict_nz`` (the default) the rules must be legal for play in NZ (4-8 decks).
+    With ``strict_nz`` (the default) the rules must keep every setting the Gazette fixes
+    (:meth:`~croupier.blackjack.rules.BlackjackRules.validate_for_play`: 4-8 decks, three
+    hands a box, aces split once with one card each, 11.7's original wager only).
 
     >>> BlackjackTable(NZ.with_(decks=2))
     Traceback (most recent call last):
     ...
     croupier.errors.RuleViolationError: Blackjack 3.1 as amended: a shoe of 2 decks is not allowed for play; allowed: 4 to 8 decks
+    >>> BlackjackTable(NZ.with_(resplit_aces=True))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.RuleViolationError: Blackjack 11.4(b): aces may be split only once; allowed: resplit_aces = False
     """
 
     def __init__(
@@ -40,8 +47,12 @@ class BlackjackTable:
         strict_nz: bool = True,
         shoe: Shoe | None = None,
     ) -> None:
+        if not isinstance(rules, BlackjackRules):
+            raise CroupierError(f"rules must be a BlackjackRules, not {type(rules).__name__}")
         if strict_nz:
             rules.validate_for_play()
+        else:
+            rules.validate()
         self.rules = rules
         """The rule set."""
         self.strict_nz = strict_nz
