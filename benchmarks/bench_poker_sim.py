@@ -31,20 +31,21 @@ from croupier.poker import (
     TableRules,
 )
 from croupier.poker.fastsim import fast_simulate
-from croupier.poker.policies import RandomPolicy, act
+from croupier.poker.policies import RandomPolicy
 
 
 def engine_rate(rules: TableRules, players: int, hands: int, stack: int) -> float:
     """Hands a second through the referee (HandState) with the random policy."""
     rng = random.Random(1)
-    policy = RandomPolicy()
+    policy = RandomPolicy(rng)
     start = time.perf_counter()
     for h in range(hands):
         hand = HandState(
             rules, dict.fromkeys(range(1, players + 1), stack), h % players + 1, rng=rng
         )
-        while not hand.is_complete:
-            act(hand, policy(hand, rng), rng)
+        while not hand.is_complete:  # the bot sees only its seat's view
+            seat = hand.actor
+            hand.apply(policy(hand.view_for(seat)).for_seat(seat))
     return hands / (time.perf_counter() - start)
 
 

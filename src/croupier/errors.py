@@ -15,6 +15,8 @@ __all__ = [
     "CroupierError",
     "DuplicateCardError",
     "HandSizeError",
+    "IllegalActionError",
+    "InvalidActionError",
     "RuleViolationError",
 ]
 
@@ -81,3 +83,25 @@ class RuleViolationError(CroupierError):
         if allowed is not None:
             text += f"; allowed: {allowed}"
         super().__init__(text)
+
+
+class InvalidActionError(CroupierError):
+    """An action that is malformed whatever the state: a wrong type, a negative or
+    fractional number of chips, text that names no action, a card that is no card.
+    The state is unchanged.
+
+    >>> from croupier.poker.actions import parse_action
+    >>> parse_action("raise lots")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.InvalidActionError: bad action 'raise lots': 'lots' is not a whole number of chips
+    """
+
+
+class IllegalActionError(RuleViolationError):
+    """A well-formed action the rules do not allow now (in either referee); the state is
+    unchanged. ``rule`` names the rule and ``allowed`` what would be legal.
+
+    >>> IllegalActionError("Omaha 17.2(a)", "seat 3 cannot check: 10 to call", "fold, call 10")
+    IllegalActionError('Omaha 17.2(a): seat 3 cannot check: 10 to call; allowed: fold, call 10')
+    """

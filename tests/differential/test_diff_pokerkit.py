@@ -8,8 +8,10 @@ between rounds, the side pots with their contenders), then the pots before they
 are paid, the payouts and the final stacks. A random action legal in both is
 applied to both. Any difference that is not a documented rule difference fails the
 test with the hand's seed, table, deck and actions. The scripted hands below pin
-each documented difference, so a change in either engine shows up here; a strict
-xfail holds the croupier bug the runs found (no-limit "completion" of a short bet).
+each documented difference, so a change in either engine shows up here (the croupier
+bug the first runs found, a no-limit "completion" of a short bet, is fixed and pinned).
+croupier runs here with its default (NZ) raise cap; the ``phh`` profile's cap is checked
+against PokerKit through PHH files in ``test_phh_pokerkit.py``.
 
 The longer run is ``python -m benchmarks.bench_diff_pokerkit --hands 100000``.
 """

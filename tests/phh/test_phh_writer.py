@@ -1,7 +1,9 @@
 """Writing PHH: croupier's files replay in croupier losslessly and load in PokerKit.
 
-Two PokerKit conventions differ from croupier's rules, so the PokerKit check plays
-hands that avoid them (documented in docs/decisions.md, "Hand histories"):
+Two PokerKit conventions differ from croupier's rules, so the PokerKit check here plays
+hands that avoid them (documented in docs/decisions.md, "Hand histories"); the large
+runs both ways (5,000 PokerKit hands replayed by croupier, 2,500 croupier hands loaded
+by PokerKit, five tables) are in tests/differential/test_phh_pokerkit.py:
 - PokerKit refuses a bet or raise larger than any opponent can call (croupier accepts
   it and returns the uncalled part, as casinos do);
 - PokerKit 0.7.7 refuses a fixed-limit raise by an all-in player for less than a full
@@ -11,24 +13,25 @@ hands that avoid them (documented in docs/decisions.md, "Hand histories"):
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
-from croupier.phh import loads, replay
+from croupier.phh import PROFILES, PHHError, loads, replay
 from croupier.phh.writer import dumps
 from croupier.poker import (
     GAMES,
     HOLDEM,
     OMAHA,
+    POKERKIT_CAP,
     SEVEN_CARD_STUD,
     FixedLimit,
     GameSpec,
     HandState,
-    HeadsUpBlinds,
     NoLimit,
-    OddChip,
     PotLimit,
+    RaiseCap,
     SpreadLimit,
     TableRules,
 )
@@ -47,15 +50,10 @@ CASES: list[tuple[GameSpec, BettingStructure]] = [
 
 
 def table(game: GameSpec, structure: BettingStructure, profile: str) -> TableRules:
-    extra: dict[str, object] = {}
-    if profile == "phh":
-        extra = {
-            "odd_chip": OddChip.FIRST_LEFT_OF_BUTTON,
-            "heads_up": HeadsUpBlinds.BUTTON_POSTS_FIRST,
-        }
+    extra = PROFILES[profile].settings()  # odd chip, heads-up blinds and raise cap
     if game.forced.value == "blinds":
-        return TableRules(game, structure, blinds=(5, 10), table_minimum=10, **extra)  # type: ignore[arg-type]
-    return TableRules(game, structure, blinds=(), ante=2, bring_in=5, table_minimum=5, **extra)  # type: ignore[arg-type]
+        return TableRules(game, structure, blinds=(5, 10), table_minimum=10, **extra)
+    return TableRules(game, structure, blinds=(), ante=2, bring_in=5, table_minimum=5, **extra)
 
 
 def play(rules: TableRules, seed: int, *, pokerkit_safe: bool) -> HandState:
@@ -184,3 +182,44 @@ def test_every_game_round_trips_losslessly(game: str, structure: BettingStructur
         back = replay(history)
         assert back.final_stacks == [hand.stacks[s] for s in sorted(hand.stacks)], seed
         assert events_of_play(back.hand) == events_of_play(hand), seed
+
+
+@pytest.mark.parametrize("profile", ["phh", "nz"])
+def test_the_profile_and_its_raise_cap_round_trip(profile: str) -> None:
+    hand = play(table(HOLDEM, FixedLimit(10, 20), profile), 3, pokerkit_safe=False)
+    fields = loads(dumps(hand))[0].fields
+    assert fields["_croupier_profile"] == profile
+    assert "_croupier_raise_cap" not in fields  # the profile's own cap
+    assert replay(loads(dumps(hand))[0]).hand.rules.raise_cap == PROFILES[profile].raise_cap
+
+
+def test_rules_unlike_any_profile_are_written_beside_the_nearest_one() -> None:
+    cap = RaiseCap(bets=5, blinds_count=True, head_to_head_unlimited=False)
+    rules = replace(table(HOLDEM, FixedLimit(10, 20), "phh"), raise_cap=cap)
+    hand = play(rules, 4, pokerkit_safe=False)
+    fields = loads(dumps(hand))[0].fields
+    assert fields["_croupier_profile"] == "phh"
+    assert fields["_croupier_raise_cap"] == {
+        "bets": 5,
+        "blinds_count": True,
+        "head_to_head_unlimited": False,
+    }
+    back = replay(loads(dumps(hand))[0])
+    assert back.hand.rules.raise_cap == cap
+    assert back.final_stacks == [hand.stacks[s] for s in sorted(hand.stacks)]
+    # a profile named by the caller wins over the file's fields
+    assert replay(loads(dumps(hand))[0], "phh").hand.rules.raise_cap == POKERKIT_CAP
+
+
+def test_a_fixed_limit_hand_replays_under_its_profiles_cap() -> None:
+    # the button folds; head to head on the flop: bet 10, raises to 20, 30, 40. PokerKit's
+    # cap (phh) stops there; the NZ cap is lifted head to head (17.6(f)): 50 is legal
+    flop = "'p1 cbr 10', 'p2 cbr 20', 'p1 cbr 30', 'p2 cbr 40', 'p1 cbr 50'"
+    text = (
+        "variant = 'FT'\nantes = [0, 0, 0]\nblinds_or_straddles = [5, 10, 0]\nsmall_bet = 10\n"
+        "big_bet = 20\nstarting_stacks = [500, 500, 500]\n"
+        f"actions = ['p3 f', 'p1 cc', 'p2 cc', 'd db 2c7h9s', {flop}]\n"
+    )
+    with pytest.raises(PHHError, match=r"16\.6\(f\): seat 1 may not raise now"):
+        replay(loads(text)[0])
+    assert replay(loads(text)[0], "nz").hand.current_bet == 50

@@ -17,6 +17,7 @@ from croupier.poker import (
 )
 from croupier.poker import events as ev
 from croupier.poker.state import IllegalActionError, Phase
+from croupier.poker.views import SeatView
 
 
 def holdem(stacks: dict[int, int] | None = None, **kwargs: object) -> HandState:
@@ -45,12 +46,27 @@ def test_each_player_sees_only_their_own_down_cards() -> None:
     hand = holdem()
     for seat in hand.players:
         view = hand.view_for(seat)
-        for other, shown in view["players"].items():
-            expected = [str(c) for c in hand.players[other].down] if other == seat else ["??", "??"]
-            assert shown["down"] == expected
-        assert not any(str(c) in " ".join(view["log"]) for c in hand.players[seat % 3 + 1].down)
+        for shown in view.players:
+            other = shown.seat
+            expected = tuple(hand.players[other].down) if other == seat else (None, None)
+            assert shown.down == expected
+        assert not set(hand.players[seat % 3 + 1].down) & cards_in_view(view)
     spectator = hand.view_for(None)
-    assert all(p["down"] == ["??", "??"] for p in spectator["players"].values())
+    assert all(p.down == (None, None) for p in spectator.players)
+
+
+def cards_in_view(view: SeatView) -> set[Card]:
+    """Every card a view holds anywhere: the board, the seats, the events' fields."""
+    found = set(view.board)
+    for player in view.players:
+        found.update(c for c in (*player.up, *player.down) if c is not None)
+    for event in view.events:
+        for value in vars(event).values():
+            if isinstance(value, Card):
+                found.add(value)
+            elif isinstance(value, tuple):
+                found.update(c for c in value if isinstance(c, Card))
+    return found
 
 
 @pytest.mark.rule("Poker 18.3")
@@ -74,9 +90,8 @@ def test_a_hand_shown_on_request_is_shown_to_the_whole_table() -> None:
     seat = mucked[0] if mucked else 2
     hand.request_show(seat)
     for viewer in (*hand.players, None):
-        assert hand.view_for(viewer)["players"][seat]["down"] == [
-            str(c) for c in hand.players[seat].down
-        ]
+        (player,) = [p for p in hand.view_for(viewer).players if p.seat == seat]
+        assert player.down == tuple(hand.players[seat].down)
 
 
 @pytest.mark.rule("Poker definitions: Ante")
@@ -98,7 +113,7 @@ def test_burn_cards_are_hidden_and_apart_from_discards_one_deck() -> None:
     assert burns == list(hand.deck.burned)
     assert len(burns) == 3
     assert not set(burns) & set(hand.deck.discards)
-    assert all(str(b) not in " ".join(hand.view_for(s)["log"]) for b in burns for s in hand.players)
+    assert all(not set(burns) & cards_in_view(hand.view_for(s)) for s in hand.players)
     assert len(set(hand.deck.dealt) | set(hand.deck.burned) | set(hand.deck.remaining)) == 52
 
 

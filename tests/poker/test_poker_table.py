@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.errors import RuleViolationError
+from croupier.poker.actions import Action, Call, Check, RaiseTo
 from croupier.poker.events import BlindPosted
 from croupier.poker.games import DRAW, FIVE_CARD_STUD, GAMES, HOLDEM, OMAHA, ForcedBets
 from croupier.poker.settings import HeadsUpBlinds, Rake, TableRules
@@ -34,6 +35,7 @@ from croupier.poker.table import (
     passive_policy,
     random_policy,
 )
+from croupier.poker.views import SeatView
 
 NAMES = [f"P{i}" for i in range(1, 11)]
 
@@ -61,15 +63,13 @@ def play(table: Table) -> HandPlan:
     return table.plan
 
 
-def shove(hand: HandState) -> None:
+def shove(view: SeatView) -> Action:
     """Always all in (or call when no raise is left)."""
-    legal = hand.legal_actions()
+    legal = view.legal
+    assert legal is not None
     if legal.raise_to is not None:
-        hand.raise_to(legal.raise_to[1])
-    elif legal.check:
-        hand.check()
-    else:
-        hand.call()
+        return RaiseTo(legal.raise_to[1])
+    return Check() if legal.check else Call()
 
 
 def sb(plan: HandPlan) -> str | None:
@@ -151,7 +151,7 @@ def test_stud_uses_the_same_seat_choice_and_deals_from_the_dealers_left() -> Non
     first_dealt = next(e for e in hand.events if type(e).__name__ == "CardsDealt")
     assert first_dealt.seat == 2  # type: ignore[attr-defined]
     while not hand.is_complete:
-        passive_policy(hand)
+        hand.apply(passive_policy(hand.view_for(hand.actor)))
     table.finish_hand(hand)
     # a newcomer is dealt in at once: everyone antes, there are no blinds to wait for
     table.sit("Di", 1, 100)
@@ -430,7 +430,7 @@ def test_chips_are_bought_only_between_hands() -> None:
     with pytest.raises(TableError):
         table.finish_hand(hand)  # not over yet
     while not hand.is_complete:
-        passive_policy(hand)
+        hand.apply(passive_policy(hand.view_for(hand.actor)))
     table.finish_hand(hand)
     before = table.player("A").chips
     table.buy_in("A", 100)
@@ -483,7 +483,7 @@ def test_stacks_carry_over_and_rake_is_accounted() -> None:
 
 def test_a_policy_that_makes_no_action_gets_the_default_action() -> None:
     table = table_with({1: "A", 2: "B"})
-    hand = table.play_hand(lambda hand: None)
+    hand = table.play_hand(lambda view: None)  # type: ignore[arg-type, return-value]
     assert hand.is_complete
     failed = [e for e in table.events if isinstance(e, PolicyFailed)]
     assert [(e.reason, e.action) for e in failed] == [("no action", "folds")]

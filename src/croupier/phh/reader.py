@@ -18,19 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import CroupierError
+from croupier.phh.variants import CROUPIER_VARIANT, KNOWN_VARIANTS, VARIANTS
 
 __all__ = ["HandHistory", "PHHError", "UnsupportedVariantError", "decode", "load", "loads"]
 
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "NT": ("antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions"),
-    "PO": ("antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions"),
-    "FT": ("antes", "blinds_or_straddles", "small_bet", "big_bet", "starting_stacks", "actions"),
-    "F7S": ("antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions"),
-}
+REQUIRED: dict[str, tuple[str, ...]] = {code: v.required for code, v in VARIANTS.items()}
 """The variants croupier plays, with their required fields (besides ``variant``)."""
-
-KNOWN_VARIANTS = ("FT", "NT", "NS", "PO", "FO/8", "F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB")
-"""Every variant code of PHH 0.0.2."""
 
 _FORBIDDEN = {
     "bring_in": ("blinds_or_straddles",),
@@ -110,7 +103,7 @@ class HandHistory:
     def check(self) -> None:
         """Check the variant and the required and forbidden fields (strict reading)."""
         variant = self.variant
-        if variant == "_croupier":  # a croupier game PHH lacks: its own fields describe it
+        if variant == CROUPIER_VARIANT:  # a croupier game PHH lacks: its own fields describe it
             needed = (
                 "_croupier_game",
                 "_croupier_structure",

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -31,16 +31,15 @@ from typing import Any
 from croupier.cards.card import Card, Rank, Suit
 from croupier.cards.deck import Deck
 from croupier.errors import CardParseError, CroupierError
-from croupier.phh.profiles import RuleProfile, profile_by_name
+from croupier.phh.profiles import PROFILES, RuleProfile, profile_by_name
 from croupier.phh.reader import MAX_DECIMAL_PLACES, HandHistory, PHHError
-from croupier.poker.games import GAMES, HOLDEM, OMAHA, SEVEN_CARD_STUD, GameSpec
-from croupier.poker.settings import HeadsUpBlinds, Rake, TableRules
+from croupier.phh.variants import VARIANTS
+from croupier.poker.games import GAMES
+from croupier.poker.settings import HeadsUpBlinds, OddChip, RaiseCap, Rake, TableRules
 from croupier.poker.state import HandState, IllegalActionError, Phase
 from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit, SpreadLimit
 
-__all__ = ["Replay", "replay"]
-
-_GAMES: dict[str, GameSpec] = {"NT": HOLDEM, "FT": HOLDEM, "PO": OMAHA, "F7S": SEVEN_CARD_STUD}
+__all__ = ["Replay", "file_profile", "replay"]
 
 _PLAIN_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?")
 
@@ -236,16 +235,18 @@ _ARITY: dict[tuple[bool, str], tuple[int, ...]] = {
 
 def _structure(hh: HandHistory, scale: int) -> BettingStructure:
     f = hh.fields
-    name = str(f.get("_croupier_structure", ""))
     variant = hh.variant
-    if name == "no-limit" or (not name and variant == "NT"):
+    name = str(f.get("_croupier_structure", ""))
+    if not name and variant in VARIANTS:
+        name = VARIANTS[variant].structure
+    if name == "no-limit":
         return NoLimit()
-    if name == "pot-limit" or (not name and variant == "PO"):
+    if name == "pot-limit":
         return PotLimit(ratio=Fraction(str(f.get("_croupier_pot_ratio", "1"))))
     if name == "spread-limit":
         low, high = (_chips(v, scale, hh.where) for v in f["_croupier_spread"])
         return SpreadLimit(low, high)
-    if name in ("fixed-limit", "") and "small_bet" in f:
+    if name == "fixed-limit" and "small_bet" in f:
         return FixedLimit(
             _chips(f["small_bet"], scale, hh.where),
             _chips(f["big_bet"], scale, hh.where),
@@ -259,16 +260,12 @@ def _rules(
 ) -> tuple[TableRules, dict[int, int], bool]:
     f = hh.fields
     variant = hh.variant
-    game = GAMES[str(f["_croupier_game"])] if "_croupier_game" in f else _GAMES[variant]
+    game = GAMES[str(f["_croupier_game"])] if "_croupier_game" in f else VARIANTS[variant].game
     structure = _structure(hh, scale)
     antes = [_chips(a, scale, hh.where) for a in f["antes"]]
     n = len(antes)
     unit = _chips(f["_croupier_chip_unit"], scale, hh.where) if "_croupier_chip_unit" in f else 1
-    extra: dict[str, Any] = {
-        "odd_chip": profile.odd_chip,
-        "heads_up": profile.heads_up,
-        "chip_unit": unit,
-    }
+    extra: dict[str, Any] = {**profile.settings(), "chip_unit": unit}
     if "_croupier_table_maximum" in f:
         extra["table_maximum"] = _chips(f["_croupier_table_maximum"], scale, hh.where)
     if "_croupier_rake" in f:
@@ -495,6 +492,9 @@ class _Replayer:
             seat = self._seat(a.actor, where)
             if hand.is_complete:
                 raise PHHError("the hand is already over", where=where)
+            while hand.actor not in (None, seat) and self._only_check():
+                hand.check()  # a check nobody records: see _only_check
+                self._run_chores()
             while not self.strict and hand.actor not in (None, seat) and hand.can_fold():
                 # lenient: a player the record skips is taken to have folded (as PokerKit does)
                 self.warnings.append(f"{where}: p{hand.actor} did not act; folded")
@@ -511,7 +511,23 @@ class _Replayer:
             except IllegalActionError as exc:
                 raise PHHError(str(exc), where=where, rule=exc.rule) from None
         self._run_chores()
+        while self._only_check():
+            hand.check()
+            self._run_chores()
         return hand
+
+    def _only_check(self) -> bool:
+        """Whether the player to act can only check: nothing to call, no raise possible,
+        nobody else in the hand with chips to bet (say the big blind after an all-in
+        call for no more than the blind). PokerKit ends such a round without asking, so
+        PHH files record no action; croupier asks for the check, and the replay makes it."""
+        hand = self.hand
+        if hand.phase is not Phase.BETTING or hand.actor is None:
+            return False
+        legal = hand.legal_actions()
+        if not legal.check or legal.raise_to is not None or legal.bring_in is not None:
+            return False
+        return not any(p.can_act for s, p in hand.players.items() if s != hand.actor)
 
     def _apply(self, a: _Action, where: str) -> None:
         hand = self.hand
@@ -547,12 +563,16 @@ class _Replayer:
 def replay(
     history: HandHistory, profile: RuleProfile | str | None = None, *, strict: bool = True
 ) -> Replay:
-    """Replay one hand under a rule profile (default: the file's ``_croupier_profile``,
-    else PHH's own conventions) and return the engine's finished hand."""
+    """Replay one hand under a rule profile and return the engine's finished hand.
+
+    The default is the file's own (:func:`file_profile`): its ``_croupier_profile`` with
+    the settings croupier wrote beside it, else PHH's conventions (``phh``). A profile
+    given here is used as it is, whatever the file says."""
     history.check()
     if profile is None:
-        profile = str(history.fields.get("_croupier_profile", "phh"))
-    chosen = profile_by_name(profile) if isinstance(profile, str) else profile
+        chosen = file_profile(history)
+    else:
+        chosen = profile_by_name(profile) if isinstance(profile, str) else profile
     try:
         replayer = _Replayer(history, chosen, strict)
         hand = replayer.run()
@@ -562,3 +582,44 @@ def replay(
         rule = getattr(exc, "rule", None)
         raise PHHError(str(exc), where=history.where, rule=rule) from None
     return Replay(history, hand, replayer.scale, chosen, replayer.warnings)
+
+
+def file_profile(history: HandHistory) -> RuleProfile:
+    """The rule profile a file names: ``_croupier_profile`` (default ``phh``), with any
+    setting croupier wrote because the hand's rules differed from the profile's
+    (``_croupier_odd_chip``, ``_croupier_heads_up``, ``_croupier_raise_cap``).
+
+    >>> from croupier.phh.reader import HandHistory
+    >>> file_profile(HandHistory({"variant": "NT"})).name
+    'phh'
+    >>> mine = HandHistory({"_croupier_profile": "nz", "_croupier_raise_cap":
+    ...                     {"bets": 5, "blinds_count": True, "head_to_head_unlimited": False}})
+    >>> file_profile(mine).raise_cap.bets, file_profile(mine).odd_chip.value
+    (5, 'high-card-by-suit')
+    """
+    f = history.fields
+    name = f.get("_croupier_profile", "phh")
+    if not isinstance(name, str) or name not in PROFILES:
+        raise PHHError(
+            f"unknown _croupier_profile {name!r}: one of {', '.join(PROFILES)}",
+            where=history.where,
+        )
+    chosen = PROFILES[name]
+    changes: dict[str, Any] = {}
+    try:
+        if "_croupier_odd_chip" in f:
+            changes["odd_chip"] = OddChip(str(f["_croupier_odd_chip"]))
+        if "_croupier_heads_up" in f:
+            changes["heads_up"] = HeadsUpBlinds(str(f["_croupier_heads_up"]))
+        if "_croupier_raise_cap" in f:
+            cap = f["_croupier_raise_cap"]
+            if not isinstance(cap, dict) or set(cap) != set(_CAP_FIELDS):
+                raise ValueError(f"_croupier_raise_cap needs {', '.join(_CAP_FIELDS)}")
+            changes["raise_cap"] = RaiseCap(**cap)
+    except (ValueError, CroupierError) as exc:
+        raise PHHError(f"a croupier field has a bad value: {exc}", where=history.where) from None
+    return replace(chosen, **changes) if changes else chosen
+
+
+_CAP_FIELDS = ("bets", "blinds_count", "head_to_head_unlimited")
+"""The fields of :class:`~croupier.poker.settings.RaiseCap`, as the writer writes them."""

@@ -25,35 +25,45 @@ from typing import Any
 import tomli_w
 
 from croupier.cards.card import Card, format_cards
+from croupier.phh.profiles import PROFILES, RuleProfile
+from croupier.phh.variants import CROUPIER_VARIANT, variant_of
 from croupier.poker import events as ev
-from croupier.poker.settings import HeadsUpBlinds, OddChip
+from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
-from croupier.poker.structures import FixedLimit, NoLimit, PotLimit, SpreadLimit
+from croupier.poker.structures import FixedLimit, PotLimit, SpreadLimit
 
 __all__ = ["dumps", "dumps_all", "hand_to_fields"]
 
 
 def _variant(hand: HandState) -> str:
-    game, structure = hand.game.name, hand.rules.structure
-    if game == "holdem" and type(structure) is NoLimit:
-        return "NT"
-    if game == "holdem" and isinstance(structure, FixedLimit):
-        return "FT"
-    if game == "omaha" and isinstance(structure, PotLimit) and structure.ratio == 1:
-        return "PO"
-    if game == "stud7" and isinstance(structure, FixedLimit):
-        return "F7S"
-    return "_croupier"
+    structure = hand.rules.structure
+    if isinstance(structure, PotLimit) and structure.ratio != 1:
+        return CROUPIER_VARIANT  # PHH's pot limit is a full pot
+    return variant_of(hand.game.name, structure.name) or CROUPIER_VARIANT
 
 
-def _profile(hand: HandState) -> str:
-    rules = hand.rules
-    if (
-        rules.odd_chip is OddChip.FIRST_LEFT_OF_BUTTON
-        and rules.heads_up is HeadsUpBlinds.BUTTON_POSTS_FIRST
-    ):
-        return "phh"
-    return "nz"
+def _profile(rules: TableRules) -> tuple[str, dict[str, Any]]:
+    """The profile closest to the hand's rules (the most settings equal; ``phh`` first),
+    and the settings that differ from it as croupier's fields, so the file replays under
+    the hand's own rules."""
+    mine = {"odd_chip": rules.odd_chip, "heads_up": rules.heads_up, "raise_cap": rules.raise_cap}
+
+    def differing(profile: RuleProfile) -> list[str]:
+        return [key for key, value in profile.settings().items() if mine[key] != value]
+
+    best = min(PROFILES.values(), key=lambda p: len(differing(p)))
+    out: dict[str, Any] = {}
+    for key in differing(best):
+        if key == "raise_cap":
+            cap = rules.raise_cap
+            out["_croupier_raise_cap"] = {
+                "bets": cap.bets,
+                "blinds_count": cap.blinds_count,
+                "head_to_head_unlimited": cap.head_to_head_unlimited,
+            }
+        else:
+            out[f"_croupier_{key}"] = str(mine[key])
+    return best.name, out
 
 
 def hand_to_fields(hand: HandState) -> dict[str, Any]:
@@ -84,7 +94,9 @@ def hand_to_fields(hand: HandState) -> dict[str, Any]:
     if hand.is_complete:
         fields["finishing_stacks"] = [hand.stacks[s] for s in order]
     fields["seats"] = list(order)
-    fields["_croupier_profile"] = _profile(hand)
+    profile, differences = _profile(rules)
+    fields["_croupier_profile"] = profile
+    fields.update(differences)
     fields["_croupier_game"] = hand.game.name
     fields["_croupier_structure"] = structure.name
     if isinstance(structure, PotLimit):
@@ -120,7 +132,11 @@ def _actions(hand: HandState, player: dict[int, str]) -> Iterable[str]:
         for seat in list(pending):
             yield f"d dh {player[seat]} {''.join(pending.pop(seat))}"
 
+    out = _OutOfBetting()
     for event in hand.events:
+        out.see(event)
+        if isinstance(event, ev.Checked) and out.only_bettor(event.seat):
+            continue  # a check PHH leaves out: see _OutOfBetting
         if isinstance(event, ev.CardsDealt):
             pending.setdefault(event.seat, []).extend(str(c) for c in event.cards)
             dealt.setdefault(event.seat, []).extend(event.cards)
@@ -157,6 +173,40 @@ def _actions(hand: HandState, player: dict[int, str]) -> Iterable[str]:
             case ev.HandMucked(seat=seat):
                 yield f"{player[seat]} sm"
     yield from flush()
+
+
+class _OutOfBetting:
+    """Who can no longer bet (folded or all in), followed through the events.
+
+    A player who can only check because nobody else in the hand has chips to bet (the
+    big blind after an all-in call of no more than the blind) makes no decision: PokerKit
+    ends the round without asking and PHH records no action there (PokerKit refuses the
+    file otherwise); croupier's replay makes the check itself."""
+
+    def __init__(self) -> None:
+        self.stacks: dict[int, int] = {}
+        self.out: set[int] = set()
+
+    def see(self, event: ev.Event) -> None:
+        match event:
+            case ev.HandStarted(seats=seats, stacks=stacks):
+                self.stacks = dict(zip(seats, stacks, strict=True))
+            case ev.AntePosted(seat=seat, amount=amount) | ev.BlindPosted(seat=seat, amount=amount):
+                self.stacks[seat] -= amount
+                if self.stacks[seat] <= 0:
+                    self.out.add(seat)
+            case ev.Folded(seat=seat) | ev.Conceded(seat=seat):
+                self.out.add(seat)
+            case ev.Called(seat=seat, all_in=True) | ev.RaisedTo(seat=seat, all_in=True):
+                self.out.add(seat)
+            case ev.BringIn(seat=seat, all_in=True):
+                self.out.add(seat)
+            case ev.BetReturned(seat=seat):
+                self.out.discard(seat)  # chips back behind (an uncalled bet)
+
+    def only_bettor(self, seat: int) -> bool:
+        """Whether every other player is out of the betting."""
+        return all(other in self.out for other in self.stacks if other != seat)
 
 
 def dumps(hand: HandState, **extra: Any) -> str:

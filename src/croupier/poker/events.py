@@ -33,6 +33,7 @@ __all__ = [
     "HandMucked",
     "HandShown",
     "HandStarted",
+    "HiddenCards",
     "PlayerAction",
     "PotAwarded",
     "RaisedTo",
@@ -91,6 +92,11 @@ class HandStarted(Event):
     """Each seat's ante, in the order of ``seats`` (empty: none)."""
     ante_trimming: bool = False
     """Whether a lone higher ante is returned (PHH's ``ante_trimming_status``)."""
+    engine_version: str = ""
+    """The croupier version that dealt the hand."""
+    rules_version: str = ""
+    """A fingerprint of the rule-set data the hand was played under
+    (:attr:`TableRules.fingerprint <croupier.poker.settings.TableRules.fingerprint>`)."""
 
     def describe(self) -> str:
         """One line."""
@@ -148,6 +154,32 @@ class CardsDealt(Event):
         """One line (down cards shown as ``??``: the log itself keeps them)."""
         shown = format_cards(self.cards, " ") if self.up else " ".join("??" for _ in self.cards)
         return f"seat {self.seat} is dealt {shown}"
+
+
+@dataclass(frozen=True)
+class HiddenCards(Event):
+    """What a seat's view shows in place of cards it may not see: ``count`` cards dealt to
+    (or discarded by) ``seat``, a burn card, or the order of a restock (``seat`` None).
+
+    >>> HiddenCards(2, 2, "dealt").describe(), HiddenCards(None, 1, "burned").describe()
+    ('seat 2 is dealt ?? ??', 'burn')
+    """
+
+    seat: int | None
+    count: int
+    what: str
+    """``dealt``, ``discarded``, ``burned`` or ``restocked``."""
+
+    def describe(self) -> str:
+        """One line."""
+        hidden = " ".join("??" for _ in range(self.count))
+        if self.what == "dealt":
+            return f"seat {self.seat} is dealt {hidden}"
+        if self.what == "discarded":
+            return f"seat {self.seat} draws {self.count}"
+        if self.what == "burned":
+            return "burn"
+        return f"the discards ({self.count} cards) are shuffled under the stub"
 
 
 @dataclass(frozen=True)

@@ -1,40 +1,110 @@
-"""Simple built-in players for simulations: random, calling station, hand strength.
+"""Built-in players: a policy sees a :class:`~croupier.poker.views.SeatView` and answers
+with an :class:`~croupier.poker.actions.Action` — never the hand, never the deck.
 
-A policy looks at the hand and returns one legal decision for the player to act.
+One type for every bot: ``Policy = Callable[[SeatView], Action]``. :data:`POLICIES` maps
+the names the CLI knows to factories taking a random source.
 
 >>> import random
 >>> from croupier.poker import HandState, TableRules
 >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
->>> CallingStation()(hand, random.Random(0))
-('call', None)
+>>> CallingStation()(hand.view_for(hand.actor))
+Call()
+>>> hand.apply(RandomPolicy(random.Random(3))(hand.view_for(hand.actor))).seat
+2
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from croupier.cards.card import Card
+from croupier.errors import CroupierError
 from croupier.evaluation.evaluate import evaluate
 from croupier.evaluation.rankings import Category
-from croupier.poker.state import HandState
+from croupier.poker.actions import (
+    Action,
+    BringIn,
+    Call,
+    Check,
+    Discard,
+    Fold,
+    LegalActions,
+    RaiseTo,
+)
+from croupier.poker.games import GAMES
+from croupier.poker.views import SeatView
 
 __all__ = [
     "POLICIES",
     "CallingStation",
-    "Decision",
     "HandStrength",
     "Policy",
     "RandomPolicy",
-    "act",
+    "passive_policy",
+    "random_policy",
 ]
 
-Decision = tuple[str, int | None]
-"""An action name (fold, check, call, raise, bring_in, discard) and its amount."""
+Policy = Callable[[SeatView], Action]
+"""A player: given what its seat may see, one action (for the seat to act)."""
 
-Policy = Callable[[HandState, random.Random], Decision]
-"""A player: given the hand and a random source, one legal decision."""
+
+def _legal(view: SeatView) -> LegalActions:
+    if view.legal is None:
+        raise CroupierError(f"seat {view.seat} is not to act: no action to choose")
+    return view.legal
+
+
+def passive_policy(view: SeatView) -> Action:
+    """Check when free, else call (stud: bring in for the least; draw: stand pat).
+
+    >>> from croupier.poker import HandState, TableRules
+    >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
+    >>> while not hand.is_complete:
+    ...     _ = hand.apply(passive_policy(hand.view_for(hand.actor)))
+    >>> sum(hand.stacks.values())
+    200
+    """
+    legal = _legal(view)
+    if legal.discard:
+        return Discard(())
+    if legal.bring_in is not None:
+        return BringIn(legal.bring_in[0])
+    return Check() if legal.check else Call()
+
+
+def random_policy(rng: random.Random, *, fold: float = 0.15, raise_: float = 0.25) -> Policy:
+    """A policy making random legal actions, folding or raising now and then (tests, tables).
+
+    >>> from croupier.poker import HandState, TableRules
+    >>> policy = random_policy(random.Random(5))
+    >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=5)
+    >>> while not hand.is_complete:
+    ...     _ = hand.apply(policy(hand.view_for(hand.actor)))
+    >>> sum(hand.stacks.values())
+    300
+    """
+
+    def act(view: SeatView) -> Action:
+        legal = _legal(view)
+        if legal.discard:
+            down = [c for c in view.me.down if c is not None]
+            return Discard(tuple(c for c in down if rng.random() < 0.4))
+        if legal.bring_in is not None:
+            low, high = legal.bring_in
+            if rng.random() < raise_ and not legal.bring_in_ends_only:
+                return BringIn(rng.randint(low, high))
+            return BringIn(high if rng.random() < raise_ else low)
+        roll = rng.random()
+        if legal.raise_to is not None and roll < raise_:
+            low, high = legal.raise_to
+            return RaiseTo(low if rng.random() < 0.5 else rng.randint(low, high))
+        if legal.fold and legal.call is not None and roll > 1 - fold:
+            return Fold()
+        return Check() if legal.check else Call()
+
+    return act
 
 
 @dataclass(frozen=True)
@@ -43,43 +113,49 @@ class RandomPolicy:
 
     >>> from croupier.poker import HandState, TableRules
     >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
-    >>> RandomPolicy()(hand, random.Random(3))[0] in {"fold", "call", "raise"}
+    >>> type(RandomPolicy(random.Random(3))(hand.view_for(2))).__name__ in {"Fold", "Call", "RaiseTo"}
     True
     """
 
-    def __call__(self, hand: HandState, rng: random.Random) -> Decision:
-        """One random legal decision."""
-        legal = hand.legal_actions()
+    rng: random.Random = field(default_factory=random.Random)
+    """The policy's random source."""
+
+    def __call__(self, view: SeatView) -> Action:
+        """One random legal action."""
+        legal, rng = _legal(view), self.rng
         if legal.discard:
-            cards = hand.players[legal.seat].down
-            return ("discard", rng.randint(0, len(cards)))
+            down = [c for c in view.me.down if c is not None]
+            return Discard(tuple(rng.sample(down, rng.randint(0, len(down)))))
         if legal.bring_in is not None:
-            return ("bring_in", rng.choice(legal.bring_in))
-        options: list[Decision] = []
+            return BringIn(rng.choice(legal.bring_in))
+        options: list[Action] = []
         if legal.fold and legal.call is not None:
-            options.append(("fold", None))
+            options.append(Fold())
         if legal.check:
-            options.append(("check", None))
+            options.append(Check())
         if legal.call is not None:
-            options.append(("call", None))
+            options.append(Call())
         if legal.raise_to is not None:
             low, high = legal.raise_to
-            options.append(("raise", rng.randint(low, high)))
+            options.append(RaiseTo(rng.randint(low, high)))
         return rng.choice(options)
 
 
 @dataclass(frozen=True)
 class CallingStation:
-    """Never folds, never raises: checks or calls (brings in at the minimum)."""
+    """Never folds, never raises: checks or calls (brings in at the minimum).
 
-    def __call__(self, hand: HandState, rng: random.Random) -> Decision:
+    >>> from croupier.poker import HandState, TableRules
+    >>> CallingStation()(HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1).view_for(2))
+    Call()
+    """
+
+    rng: random.Random | None = None
+    """Unused (every built-in policy takes a random source)."""
+
+    def __call__(self, view: SeatView) -> Action:
         """Check if free, else call."""
-        legal = hand.legal_actions()
-        if legal.discard:
-            return ("discard", 0)
-        if legal.bring_in is not None:
-            return ("bring_in", legal.bring_in[0])
-        return ("check", None) if legal.check else ("call", None)
+        return passive_policy(view)
 
 
 @dataclass(frozen=True)
@@ -90,6 +166,9 @@ class HandStrength:
     >>> HandStrength().strength([], [])
     0
     """
+
+    rng: random.Random | None = None
+    """Unused (every built-in policy takes a random source)."""
 
     def strength(self, own: Sequence[Card], board: Sequence[Card]) -> int:
         """0 (nothing), 1 (pair or an ace or king high), 2 (two pair or better)."""
@@ -104,50 +183,31 @@ class HandStrength:
             return 2
         return 1 if value.category == Category.PAIR else 0
 
-    def __call__(self, hand: HandState, rng: random.Random) -> Decision:
+    def __call__(self, view: SeatView) -> Action:
         """Raise strong hands, call cheap ones, fold weak ones to a bet."""
-        legal = hand.legal_actions()
+        legal = _legal(view)
         if legal.discard:
-            return ("discard", 0)
+            return Discard(())
         if legal.bring_in is not None:
-            return ("bring_in", legal.bring_in[0])
-        me = hand.players[legal.seat]
-        own = list(me.cards)
-        strength = self.strength(own, list(hand.board)) if hand.game.composition.own is None else (
-            self.strength(own[:2], list(hand.board)))  # fmt: skip
+            return BringIn(legal.bring_in[0])
+        me = view.me
+        own = [c for c in (*me.down, *me.up) if c is not None]
+        if GAMES[view.game].composition.own is not None:
+            own = own[:2]  # Omaha, Manila: two own cards at most play
+        strength = self.strength(own, list(view.board))
         if strength == 2 and legal.raise_to is not None:
-            return ("raise", legal.raise_to[0])
+            return RaiseTo(legal.raise_to[0])
         if legal.check:
-            return ("check", None)
+            return Check()
         price = legal.call or 0
-        if strength >= 1 or price * 10 <= hand.total_pot:
-            return ("call", None)
-        return ("fold", None)
+        if strength >= 1 or price * 10 <= view.pot:
+            return Call()
+        return Fold()
 
 
-POLICIES: dict[str, Policy] = {
-    "random": RandomPolicy(),
-    "calling-station": CallingStation(),
-    "hand-strength": HandStrength(),
+POLICIES: dict[str, Callable[[random.Random], Policy]] = {
+    "random": RandomPolicy,
+    "calling-station": CallingStation,
+    "hand-strength": HandStrength,
 }
-"""The built-in policies by name."""
-
-
-def act(hand: HandState, decision: Decision, rng: random.Random) -> None:
-    """Apply a decision to the hand.
-
-    >>> from croupier.poker import HandState, TableRules
-    >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
-    >>> act(hand, ("fold", None), random.Random(0)); hand.is_complete
-    True
-    """
-    kind, amount = decision
-    if kind == "discard":
-        cards = hand.players[hand.legal_actions().seat].down
-        hand.discard(rng.sample(cards, amount or 0))
-    elif kind == "bring_in":
-        hand.bring_in(amount or 0)
-    elif kind == "raise":
-        hand.raise_to(amount or 0)
-    else:
-        getattr(hand, kind)()
+"""The built-in policies by name: each makes a policy from a random source."""

@@ -10,17 +10,19 @@ croupier.errors.RuleViolationError: Omaha 17.6(b): the last compulsory blind (5)
 
 from __future__ import annotations
 
+import hashlib
 import numbers
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 
 from croupier.checks import enum_setting, flag_setting, whole_chips
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker.games import HOLDEM, ForcedBets, GameSpec, game_by_name
 from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, SpreadLimit
 
-__all__ = ["HeadsUpBlinds", "OddChip", "Rake", "TableRules"]
+__all__ = ["NZ_CAP", "POKERKIT_CAP", "HeadsUpBlinds", "OddChip", "RaiseCap", "Rake", "TableRules"]
 
 
 class HeadsUpBlinds(StrEnum):
@@ -50,6 +52,42 @@ class OddChip(StrEnum):
     (no hole card used: the highest card by suit of the five, Decision 3.2-12)."""
     FIRST_LEFT_OF_BUTTON = "first-left-of-button"
     """The first winner clockwise from the button (the PHH / PokerKit convention)."""
+
+
+@dataclass(frozen=True)
+class RaiseCap:
+    """How many bets and raises a capped (fixed or spread limit) round allows, as data.
+
+    The NZ rule (Omaha 17.6(f), Decision 3.2-3): a bet and three raises, the last
+    compulsory blind being the first round's bet, no limit head to head. PokerKit (and so
+    the PHH files it writes) counts only the bets and raises made after the blinds and
+    has no head-to-head exception: a bet and four raises before the flop.
+
+    >>> NZ_CAP.bets, POKERKIT_CAP.blinds_count
+    (4, False)
+    """
+
+    bets: int = 4
+    """Bets and raises a round, the opening bet included."""
+    blinds_count: bool = True
+    """Whether the last compulsory blind is the first round's opening bet."""
+    head_to_head_unlimited: bool = True
+    """Whether the cap is lifted when only two players can still bet."""
+
+    def __post_init__(self) -> None:
+        bets = self.bets
+        if isinstance(bets, bool) or not isinstance(bets, numbers.Integral) or bets < 1:
+            raise CroupierError(f"a raise cap needs at least 1 bet a round, not {bets!r}")
+        object.__setattr__(self, "bets", int(bets))
+        flag_setting(self.blinds_count, "blinds_count")
+        flag_setting(self.head_to_head_unlimited, "head_to_head_unlimited")
+
+
+NZ_CAP = RaiseCap()
+"""Omaha 17.6(f) as Decision 3.2-3 reads it."""
+
+POKERKIT_CAP = RaiseCap(bets=4, blinds_count=False, head_to_head_unlimited=False)
+"""PokerKit's fixed-limit cap (the ``phh`` profile)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +167,8 @@ class TableRules:
     """Decision 3.2-9: 17.3(b) lets the opener "open, check or fold", so folding is allowed."""
     show_all_at_showdown: bool = False
     """Expose every hand at the showdown instead of letting worse hands muck (17.5(d))."""
+    raise_cap: RaiseCap = NZ_CAP
+    """The cap on bets and raises in fixed and spread limit (17.6(f))."""
 
     def __post_init__(self) -> None:
         """Coerce and check every setting: a wrong type or an unknown value is refused with
@@ -161,7 +201,20 @@ class TableRules:
         put(self, "odd_chip", enum_setting(OddChip, self.odd_chip, "odd_chip"))
         flag_setting(self.fold_when_check_is_free, "fold_when_check_is_free")
         flag_setting(self.show_all_at_showdown, "show_all_at_showdown")
+        if not isinstance(self.raise_cap, RaiseCap):
+            raise CroupierError(f"raise_cap must be a RaiseCap, not {self.raise_cap!r}")
         self.validate()
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short hash of every setting (the game's data included): the rules version
+        recorded in each hand's first event, so a record says which rules it was played
+        under.
+
+        >>> TableRules().fingerprint == TableRules().fingerprint != TableRules(ante=1).fingerprint
+        True
+        """
+        return hashlib.sha256(repr(self).encode()).hexdigest()[:16]
 
     @property
     def bring_in_amount(self) -> int:

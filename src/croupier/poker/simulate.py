@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from croupier.errors import CroupierError
-from croupier.poker.policies import POLICIES, act
+from croupier.poker.policies import POLICIES
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
 
@@ -81,13 +81,13 @@ def _chunk(args: tuple[TableRules, tuple[str, ...], int, int, int]) -> tuple[lis
     n = len(policies)
     totals = [0] * n
     squares = [0] * n
-    players = [POLICIES[p] for p in policies]
+    players = [POLICIES[p](rng) for p in policies]
     for i in range(hands):
         button = i % n + 1  # the button moves one seat a hand; stacks reset every hand
         hand = HandState(rules, dict.fromkeys(range(1, n + 1), stack), button, rng=rng)
         while not hand.is_complete:
             seat = hand.legal_actions().seat
-            act(hand, players[seat - 1](hand, rng), rng)
+            hand.apply(players[seat - 1](hand.view_for(seat)).for_seat(seat))
         for seat, chips in hand.stacks.items():
             net = chips - stack
             totals[seat - 1] += net

@@ -60,7 +60,9 @@ from croupier.cards.rng import make_rng
 from croupier.checks import seat_number, whole_chips, whole_number
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker import events as ev
+from croupier.poker.actions import Action
 from croupier.poker.games import ForcedBets
+from croupier.poker.policies import Policy, passive_policy, random_policy
 from croupier.poker.settings import HeadsUpBlinds, TableRules
 from croupier.poker.state import HandState
 
@@ -91,8 +93,6 @@ __all__ = [
     "random_policy",
 ]
 
-Policy = Callable[[HandState], None]
-"""Makes exactly one action for the player to act in a hand (see :meth:`Table.play_hand`)."""
 
 BUTTON = "Omaha 17.1(b)"
 STAKES = "Poker definitions: Table Stakes"
@@ -420,7 +420,8 @@ class HandFinished(TableEvent):
 
 @dataclass(frozen=True)
 class PolicyFailed(TableEvent):
-    """A policy raised an error or made no action for the seat to act; the seat made the
+    """A policy raised an error, or answered with no action or an illegal one, for the seat
+    to act; the seat made the
     default action instead (check when free, else fold; stand pat; the least bring-in), as
     a player whose time to act has run out. The hand goes on; nothing is voided.
 
@@ -439,66 +440,6 @@ class PolicyFailed(TableEvent):
             f"hand {self.hand}: seat {self.seat}'s policy failed ({self.reason}); "
             f"seat {self.seat} {self.action}"
         )
-
-
-# ------------------------------------------------------------------------------ policies
-def passive_policy(hand: HandState) -> None:
-    """Check when free, else call (stud: bring in for the least; draw: stand pat).
-
-    >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
-    >>> while not hand.is_complete:
-    ...     passive_policy(hand)
-    >>> sum(hand.stacks.values())
-    200
-    """
-    legal = hand.legal_actions()
-    if legal.discard:
-        hand.discard()
-    elif legal.bring_in is not None:
-        hand.bring_in(legal.bring_in[0])
-    elif legal.check:
-        hand.check()
-    else:
-        hand.call()
-
-
-def random_policy(rng: random.Random, *, fold: float = 0.15, raise_: float = 0.25) -> Policy:
-    """A policy making random legal actions (for simulations and tests).
-
-    >>> policy = random_policy(random.Random(5))
-    >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=5)
-    >>> while not hand.is_complete:
-    ...     policy(hand)
-    >>> sum(hand.stacks.values())
-    300
-    """
-
-    def act(hand: HandState) -> None:
-        legal = hand.legal_actions()
-        if legal.discard:
-            seat = legal.seat
-            down = hand.players[seat].down
-            hand.discard([c for c in down if rng.random() < 0.4])
-            return
-        if legal.bring_in is not None:
-            low, high = legal.bring_in
-            hand.bring_in(rng.randint(low, high) if rng.random() < raise_ else low)
-            return
-        roll = rng.random()
-        if legal.raise_to is not None and roll < raise_:
-            low, high = legal.raise_to
-            amount = low if rng.random() < 0.5 else rng.randint(low, high)
-            if not hand.can_raise_to(amount):
-                amount = low
-            hand.raise_to(amount)
-        elif legal.fold and legal.call is not None and roll > 1 - fold:
-            hand.fold()
-        elif legal.check:
-            hand.check()
-        else:
-            hand.call()
-
-    return act
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -1190,7 +1131,7 @@ class Table:
         seat makes the default action (:func:`default_action`) and a :class:`PolicyFailed`
         event records why (docs/decisions.md, "The poker table").
 
-        >>> def broken(hand: HandState) -> None:
+        >>> def broken(view):
         ...     raise RuntimeError("bot crashed")
         >>> table = Table(TableRules(), seats=6, seed=4)
         >>> table.sit("Ann", 2, 100); table.sit("Bob", 5, 100)
@@ -1199,16 +1140,24 @@ class Table:
         """
         hand = self.start_hand()
         while not hand.is_complete:
-            before = len(hand.events)
             seat = hand.actor
+            if seat is None:  # pragma: no cover - an automatic hand always has an actor
+                raise TableError("no seat is to act in an unfinished hand")
             try:
-                policy(hand)
+                action: object = policy(hand.view_for(seat))
             except Exception as error:  # a bot's failure must not leave the hand stuck
                 reason = f"{type(error).__name__}: {error}"
             else:
-                reason = "no action"
-            if len(hand.events) > before or hand.is_complete or seat is None:
-                continue  # it acted (then perhaps raised): the action stands
+                if action is None:
+                    reason = "no action"
+                elif not isinstance(action, Action):
+                    reason = f"not an action: {action!r}"
+                else:
+                    try:
+                        hand.apply(action if action.seat is not None else action.for_seat(seat))
+                        continue
+                    except CroupierError as error:  # an illegal or malformed action
+                        reason = f"{type(error).__name__}: {error}"
             action = default_action(hand)
             self.events.append(PolicyFailed(self.hand_number, seat, reason, action))
         self.finish_hand(hand)

@@ -1,0 +1,275 @@
+"""What one seat may see of a hand: a frozen, typed :class:`SeatView`, JSON both ways.
+
+A bot, a client or a UI gets a view and answers with an action; it never holds the
+:class:`~croupier.poker.state.HandState` or its deck. A view holds the seat's own cards,
+everyone's up cards, the board, stacks, bets, pots, whose turn it is, the legal actions
+and the public event log, in which every card the seat may not see is a
+:class:`~croupier.poker.events.HiddenCards` record. After the showdown exactly the shown
+cards appear.
+
+>>> from croupier.poker import HandState, TableRules
+>>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=3)
+>>> view = hand.view_for(2)
+>>> len(view.me.down), view.players[0].down, view.to_call
+(2, (None, None), 5)
+>>> SeatView.from_dict(view.to_dict()) == view
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from croupier.cards.card import Card
+from croupier.errors import CroupierError
+from croupier.poker import events as ev
+from croupier.poker.actions import LegalActions
+
+__all__ = [
+    "PlayerView",
+    "SeatView",
+    "censor",
+    "censor_event",
+    "event_from_dict",
+    "event_to_dict",
+    "shown_cards",
+]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat as another seat sees it; ``down`` cards it may not see are None.
+
+    >>> PlayerView(seat=1, stack=90, bet=10, folded=False, all_in=False).down
+    ()
+    """
+
+    seat: int
+    stack: int
+    """Chips behind."""
+    bet: int
+    """Chips in front this round."""
+    folded: bool
+    all_in: bool
+    up: tuple[Card, ...] = ()
+    """Face-up cards (stud)."""
+    down: tuple[Card | None, ...] = ()
+    """Face-down cards: the card where the viewer may see it, None where not."""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything ``seat`` may see now (``seat`` None: a spectator, who sees no down card
+    until it is shown).
+
+    >>> from croupier.poker import HandState, TableRules
+    >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=3)
+    >>> view = hand.view_for(1)
+    >>> view.actor, view.legal.describe() if view.legal else None
+    (1, 'fold, call 10, raise to 20..100')
+    """
+
+    seat: int | None
+    game: str
+    street: str
+    button: int
+    board: tuple[Card, ...]
+    players: tuple[PlayerView, ...]
+    pot: int
+    """Every chip committed this hand (bets in front included)."""
+    pots: tuple[int, ...]
+    """Main and side pots as they stand."""
+    actor: int | None
+    """The seat to act, or None."""
+    to_call: int
+    """What the viewer must put in to call (0 when it is not the viewer's turn)."""
+    legal: LegalActions | None
+    """The viewer's legal actions when the viewer is to act, else None."""
+    events: tuple[ev.Event, ...]
+    """The public log, hidden cards censored."""
+    complete: bool
+    """Whether the hand is over."""
+
+    @property
+    def me(self) -> PlayerView:
+        """The viewer's own seat.
+
+        >>> from croupier.poker import HandState, TableRules
+        >>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=3).view_for(1).me.seat
+        1
+        """
+        for player in self.players:
+            if player.seat == self.seat:
+                return player
+        raise CroupierError("a spectator's view has no own seat")
+
+    def describe_log(self) -> list[str]:
+        """The log as lines of text."""
+        return [e.describe() for e in self.events]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (cards as text, events tagged with their type)."""
+        return {
+            "seat": self.seat,
+            "game": self.game,
+            "street": self.street,
+            "button": self.button,
+            "board": [str(c) for c in self.board],
+            "players": [_encode(p) for p in self.players],
+            "pot": self.pot,
+            "pots": list(self.pots),
+            "actor": self.actor,
+            "to_call": self.to_call,
+            "legal": None if self.legal is None else _encode(self.legal),
+            "events": [event_to_dict(e) for e in self.events],
+            "complete": self.complete,
+        }
+
+    def to_json(self) -> str:
+        """The view as strict JSON text."""
+        return json.dumps(self.to_dict(), allow_nan=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeatView:
+        """Rebuild a view from :meth:`to_dict` (or parsed JSON); a malformed dict raises
+        :class:`CroupierError`."""
+        try:
+            return cls(
+                seat=data["seat"],
+                game=data["game"],
+                street=data["street"],
+                button=data["button"],
+                board=tuple(Card.parse(c) for c in data["board"]),
+                players=tuple(_decode(PlayerView, p) for p in data["players"]),
+                pot=data["pot"],
+                pots=tuple(data["pots"]),
+                actor=data["actor"],
+                to_call=data["to_call"],
+                legal=None if data["legal"] is None else _decode(LegalActions, data["legal"]),
+                events=tuple(event_from_dict(e) for e in data["events"]),
+                complete=data["complete"],
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise CroupierError(f"not a seat view: {error}") from None
+
+
+def censor(events: Sequence[ev.Event], seat: int | None) -> tuple[ev.Event, ...]:
+    """The log as ``seat`` may see it: the deck order, burn cards, a restock's order,
+    and others' down cards and discards become :class:`~croupier.poker.events.HiddenCards`,
+    except the cards a shown hand revealed.
+
+    >>> from croupier.cards import parse_cards
+    >>> log = [ev.CardsDealt(1, parse_cards("As"), up=False), ev.CardsDealt(2, parse_cards("Kd"), up=False)]
+    >>> censor(log, 1)
+    (CardsDealt(seat=1, cards=(Card('As'),), up=False), HiddenCards(seat=2, count=1, what='dealt'))
+    """
+    shown = shown_cards(events)
+    return tuple(censor_event(event, seat, shown) for event in events)
+
+
+def shown_cards(events: Sequence[ev.Event]) -> frozenset[Card]:
+    """Every card a shown hand revealed.
+
+    >>> from croupier.cards import parse_cards
+    >>> sorted(shown_cards([ev.HandShown(2, parse_cards("As Kd"), "ace high")]))
+    [Card('Kd'), Card('As')]
+    """
+    return frozenset(c for e in events if isinstance(e, ev.HandShown) for c in e.cards)
+
+
+def censor_event(event: ev.Event, seat: int | None, shown: frozenset[Card]) -> ev.Event:
+    """One event as ``seat`` may see it, given the cards shown so far (see :func:`censor`).
+
+    >>> from croupier.cards import Card
+    >>> censor_event(ev.CardBurned(Card.parse("2c")), 1, frozenset())
+    HiddenCards(seat=None, count=1, what='burned')
+    """
+    match event:
+        case ev.HandStarted():
+            return dataclasses.replace(event, deck=())
+        case ev.CardsDealt(seat=owner, cards=cards, up=False) if owner != seat and not (
+            shown.issuperset(cards)
+        ):
+            return ev.HiddenCards(owner, len(cards), "dealt")
+        case ev.Discarded(seat=owner, cards=cards) if owner != seat and not (
+            shown.issuperset(cards)
+        ):
+            return ev.HiddenCards(owner, len(cards), "discarded")
+        case ev.CardBurned():
+            return ev.HiddenCards(None, 1, "burned")
+        case ev.StubRestocked(cards=cards):
+            return ev.HiddenCards(None, len(cards), "restocked")
+    return event
+
+
+# ------------------------------------------------------------------------------- codec
+_EVENT_TYPES: dict[str, type[ev.Event]] = {
+    name: getattr(ev, name)
+    for name in ev.__all__
+    if isinstance(getattr(ev, name), type) and issubclass(getattr(ev, name), ev.Event)
+}
+
+
+def event_to_dict(event: ev.Event) -> dict[str, Any]:
+    """One event as a JSON-ready dict with its ``type``.
+
+    >>> event_to_dict(ev.RaisedTo(2, 40, 30, True, False))
+    {'type': 'RaisedTo', 'seat': 2, 'to': 40, 'increment': 30, 'full': True, 'all_in': False}
+    """
+    return {"type": type(event).__name__, **_encode(event)}
+
+
+def event_from_dict(data: dict[str, Any]) -> ev.Event:
+    """Rebuild an event from :func:`event_to_dict`.
+
+    >>> event_from_dict(event_to_dict(ev.Folded(3)))
+    Folded(seat=3)
+    """
+    kind = _EVENT_TYPES.get(str(data.get("type")))
+    if kind is None:
+        raise CroupierError(f"unknown event type {data.get('type')!r}")
+    event: ev.Event = _decode(kind, {k: v for k, v in data.items() if k != "type"})
+    return event
+
+
+def _encode(obj: Any) -> dict[str, Any]:
+    return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _decode(kind: type[Any], data: dict[str, Any]) -> Any:
+    hints = typing.get_type_hints(kind)
+    values = {
+        f.name: _typed(hints[f.name], data[f.name]) for f in dataclasses.fields(kind) if f.init
+    }
+    return kind(**values)
+
+
+def _typed(hint: Any, value: Any) -> Any:
+    if hint is Card:
+        return Card.parse(value)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_typed(args[0], v) for v in value)
+        return tuple(_typed(a, v) for a, v in zip(args, value, strict=True))
+    if origin in (types.UnionType, typing.Union):
+        if value is None:
+            return None
+        real = [a for a in args if a is not type(None)]
+        return _typed(real[0], value)
+    return value
