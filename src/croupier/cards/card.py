@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import ClassVar, Final
 
+from croupier.checks import flag_setting
 from croupier.errors import CardParseError, DuplicateCardError
 
 __all__ = ["Card", "Rank", "Suit", "card_indices", "format_cards", "parse_cards"]
@@ -183,7 +184,13 @@ class Card:
         Traceback (most recent call last):
         ...
         croupier.errors.CardParseError: bad card 'Ass': expected a rank and a suit such as 'As' or '10h'
+        >>> Card.parse(None)
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CardParseError: a card must be text such as 'As' or '10h', not None (NoneType)
         """
+        if not isinstance(text, str):
+            raise CardParseError(f"a card must be text such as 'As' or '10h', not {_shown(text)}")
         token = text.strip()
         match = _CARD_RE.fullmatch(token)
         if match is None:
@@ -254,6 +261,14 @@ def _make_all() -> tuple[Card, ...]:
 Card._ALL = _make_all()
 
 
+def _shown(value: object) -> str:
+    """A short one-line picture of a value that is not card text, with its type."""
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
 def _explain(token: str) -> str:
     """Say what is wrong with a token that is not one card."""
     generic = f"bad card {token!r}: expected a rank and a suit such as 'As' or '10h'"
@@ -298,17 +313,33 @@ def parse_cards(text: str | Iterable[str | Card], *, unique: bool = True) -> tup
     Traceback (most recent call last):
     ...
     croupier.errors.CardParseError: bad card '1x': rank '1' is not one of 2-9, T (or 10), J, Q, K, A
+    >>> parse_cards(42)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CardParseError: cards must be text such as 'As Kd' or a list of cards, not 42 (int)
     """
+    if unique is not True and unique is not False:
+        flag_setting(unique, "unique")
     cards: list[Card] = []
     if isinstance(text, str):
         cards = [Card.parse(token) for token in _tokens(text)]
         shown = text
     else:
-        for item in text:
+        try:
+            items = iter(text)
+        except TypeError:
+            raise CardParseError(
+                f"cards must be text such as 'As Kd' or a list of cards, not {_shown(text)}"
+            ) from None
+        for item in items:
             if isinstance(item, Card):
                 cards.append(item)
+            elif isinstance(item, str):
+                cards.extend(Card.parse(token) for token in _tokens(item))
             else:
-                cards.extend(parse_cards(item, unique=False))
+                raise CardParseError(
+                    f"a card must be text such as 'As' or a Card, not {_shown(item)}"
+                )
         shown = " ".join(str(c) for c in cards)
     if unique:
         seen: set[int] = set()

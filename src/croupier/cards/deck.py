@@ -12,12 +12,15 @@ True
 
 from __future__ import annotations
 
+import numbers
 import random
+import re
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from croupier.cards.card import Card, Rank, Suit, parse_cards
+from croupier.cards.card import Card, Rank, Suit, _shown, parse_cards
 from croupier.cards.rng import make_rng
+from croupier.checks import flag_setting, whole_number
 from croupier.errors import CroupierError, DuplicateCardError
 
 __all__ = ["Deck", "EmptyDeckError", "Shoe", "full_deck", "stripped_deck"]
@@ -51,6 +54,63 @@ def stripped_deck(lowest: Rank = Rank.SEVEN) -> tuple[Card, ...]:
     return tuple(Card.of(rank, suit) for rank in Rank if rank >= lowest for suit in Suit)
 
 
+MAX_SHOE_DECKS = 1000
+"""The most decks a :class:`Shoe` holds (real shoes hold 1 to 8; more is a simulation)."""
+
+_PENETRATION_TEXT = re.compile(r"\s*\d{1,18}(?:\.\d{1,18}|/\d{1,18})?\s*", re.ASCII)
+
+
+def _card_list(cards: object, what: str) -> list[Card]:
+    """``cards`` as a list of :class:`Card` (an iterable of nothing else), or a one-line error."""
+    if isinstance(cards, str):
+        raise CroupierError(f"{what} must be Card objects, not text {_shown(cards)}")
+    if not isinstance(cards, Iterable):
+        raise CroupierError(f"{what} must be an iterable of Card objects, not {_shown(cards)}")
+    out: list[Card] = []
+    for card in cards:
+        if not isinstance(card, Card):
+            raise CroupierError(f"{what} must be Card objects, not {_shown(card)}")
+        out.append(card)
+    return out
+
+
+def _seed(seed: object) -> int | None:
+    """None (fresh randomness) or a whole number from 0."""
+    return None if seed is None else whole_number(seed, "a seed")
+
+
+def _rng(rng: object, seed: int | None) -> random.Random:
+    """The injected random source (anything with a ``shuffle``), or one made from ``seed``."""
+    if rng is None:
+        return make_rng(seed)
+    if not callable(getattr(rng, "shuffle", None)):
+        raise CroupierError(
+            f"rng must be a random.Random (or have its shuffle method), not {_shown(rng)}"
+        )
+    return rng  # type: ignore[return-value]
+
+
+def _penetration(value: object) -> Fraction:
+    """A penetration in (0, 1]: a Fraction, an int, or text such as ``"3/4"`` or ``"0.75"``
+    (never a float: ratios are exact)."""
+    if isinstance(value, str) and _PENETRATION_TEXT.fullmatch(value):
+        try:
+            fraction = Fraction(value)
+        except ZeroDivisionError:
+            fraction = None
+    elif isinstance(value, numbers.Rational) and not isinstance(value, bool):
+        fraction = Fraction(int(value.numerator), int(value.denominator))
+    else:
+        fraction = None
+    if fraction is None:
+        raise CroupierError(
+            f"penetration must be a Fraction, an int or text such as '3/4', not {_shown(value)}"
+        )
+    if not 0 < fraction <= 1:
+        raise CroupierError(f"penetration must be in (0, 1], got {fraction}")
+    return fraction
+
+
 class Deck:
     """One ordered deck dealt from the top; every card it deals is remembered.
 
@@ -72,11 +132,13 @@ class Deck:
         rng: random.Random | None = None,
         shuffle: bool = True,
     ) -> None:
-        order = list(cards)
+        order = _card_list(cards, "a deck's cards")
         if len(set(order)) != len(order):
             raise DuplicateCardError("a deck must not hold the same card twice")
-        if shuffle:
-            (rng or make_rng(seed)).shuffle(order)
+        seed = _seed(seed)
+        source = _rng(rng, seed)
+        if flag_setting(shuffle, "shuffle"):
+            source.shuffle(order)
         order.reverse()  # the top of the deck is the end of the list: pop() deals it
         self._cards = order
         self._dealt: list[Card] = []
@@ -130,6 +192,10 @@ class Deck:
         >>> Deck.stacked("As Kd").peek()
         (Card('As'),)
         """
+        if type(n) is not int:
+            n = whole_number(n, "the number of cards to look at")
+        if n < 0:
+            raise CroupierError(f"the number of cards to look at must be at least 0, not {n}")
         if n > len(self._cards):
             raise EmptyDeckError(f"cannot look at {n} card(s): {len(self._cards)} left")
         return tuple(reversed(self._cards[len(self._cards) - n :]))
@@ -143,7 +209,7 @@ class Deck:
         >>> deck.draw(3)
         (Card('As'), Card('Kd'), Card('2c'))
         """
-        cards = tuple(cards)
+        cards = tuple(_card_list(cards, "the cards put on top"))
         seen = set(self._cards) | set(self._dealt) | set(self._burned)
         for card in cards:
             if card in seen:
@@ -160,10 +226,14 @@ class Deck:
         >>> deck.draw(2)
         (Card('Kd'), Card('As'))
         """
-        cards = tuple(cards)
+        cards = tuple(_card_list(cards, "the reused discards"))
+        seen = set(self._cards)
         for card in cards:
             if card not in self._discards:
                 raise CroupierError(f"{card} is not on the discard pile")
+            if card in seen:
+                raise DuplicateCardError(f"{card} is already back in the deck")
+            seen.add(card)
         self._cards[:0] = reversed(cards)  # under the remaining cards, first card dealt first
 
     def draw(self, n: int = 1) -> tuple[Card, ...]:
@@ -172,7 +242,11 @@ class Deck:
         >>> Deck.stacked("As Kd Qh").draw(2)
         (Card('As'), Card('Kd'))
         """
-        if n < 0 or n > len(self._cards):
+        if type(n) is not int:
+            n = whole_number(n, "the number of cards to deal")
+        if n < 0:
+            raise CroupierError(f"the number of cards to deal must be at least 0, not {n}")
+        if n > len(self._cards):
             raise EmptyDeckError(f"cannot deal {n} card(s): {len(self._cards)} left")
         out = tuple(self._cards.pop() for _ in range(n))
         self._dealt.extend(out)
@@ -199,7 +273,9 @@ class Deck:
         >>> deck.discards
         (Card('As'),)
         """
-        cards = tuple(cards)
+        cards = tuple(_card_list(cards, "the discards"))
+        if len(set(cards)) != len(cards):
+            raise DuplicateCardError("cannot discard the same card twice")
         for card in cards:
             if card not in self._dealt or card in self._discards:
                 raise CroupierError(f"{card} was not dealt from this deck, or is already discarded")
@@ -224,6 +300,22 @@ class Deck:
     def remaining(self) -> tuple[Card, ...]:
         """The undealt cards, top first."""
         return tuple(reversed(self._cards))
+
+    def copy(self) -> Deck:
+        """An independent copy (the same order and piles).
+
+        >>> deck = Deck.stacked("As Kd"); twin = deck.copy(); twin.draw()
+        (Card('As'),)
+        >>> len(deck), len(twin)
+        (2, 1)
+        """
+        twin = object.__new__(Deck)
+        twin._cards = self._cards[:]
+        twin._dealt = self._dealt[:]
+        twin._burned = self._burned[:]
+        twin._discards = self._discards[:]
+        twin.seed = self.seed
+        return twin
 
 
 class Shoe:
@@ -259,16 +351,18 @@ class Shoe:
         rng: random.Random | None = None,
         cards: Sequence[Card] | None = None,
     ) -> None:
-        if decks < 1:
-            raise CroupierError(f"a shoe needs at least one deck, got {decks}")
-        fraction = Fraction(penetration)
-        if not 0 < fraction <= 1:
-            raise CroupierError(f"penetration must be in (0, 1], got {fraction}")
+        decks = whole_number(decks, "the number of decks in a shoe", minimum=1)
+        if decks > MAX_SHOE_DECKS:
+            raise CroupierError(f"a shoe holds at most {MAX_SHOE_DECKS} decks, not {decks}")
+        fraction = _penetration(penetration)
+        source = _rng(rng, _seed(seed))
+        stacked = None if cards is None else _card_list(cards, "a stacked shoe's cards")
         self.decks = decks
         """How many 52-card decks the shoe holds."""
-        self._rng = rng or make_rng(seed)
-        if cards is not None:  # a stacked shoe deals `cards` in the order given
-            self._cards: list[Card] = list(reversed(cards))
+        self._rng = source
+        if stacked is not None:  # a stacked shoe deals `cards` in the order given
+            stacked.reverse()
+            self._cards: list[Card] = stacked
         else:
             self._cards = list(full_deck()) * decks
             self._rng.shuffle(self._cards)
@@ -312,8 +406,12 @@ class Shoe:
         return card
 
     def discard(self, cards: Iterable[Card]) -> None:
-        """Put played cards in the discard tray."""
-        self._discards.extend(cards)
+        """Put played cards in the discard tray.
+
+        >>> shoe = Shoe(1, seed=2); shoe.discard(shoe.draw_many(2)); len(shoe.discards)
+        2
+        """
+        self._discards.extend(_card_list(cards, "the discards"))
 
     @property
     def burned(self) -> tuple[Card, ...]:
@@ -339,5 +437,24 @@ class Shoe:
         self._dealt_count = 0
 
     def draw_many(self, n: int) -> tuple[Card, ...]:
-        """Deal ``n`` cards."""
-        return tuple(self.draw() for _ in range(n))
+        """Deal ``n`` cards, or none at all when fewer are left.
+
+        >>> shoe = Shoe(1, seed=0); shoe.draw_many(53)
+        Traceback (most recent call last):
+        ...
+        croupier.cards.deck.EmptyDeckError: cannot deal 53 card(s): 52 left
+        >>> len(shoe)
+        52
+        """
+        if type(n) is not int:
+            n = whole_number(n, "the number of cards to deal")
+        if n < 0:
+            raise CroupierError(f"the number of cards to deal must be at least 0, not {n}")
+        cards = self._cards
+        if n > len(cards):
+            raise EmptyDeckError(f"cannot deal {n} card(s): {len(cards)} left")
+        cut = len(cards) - n
+        out = tuple(reversed(cards[cut:]))
+        del cards[cut:]
+        self._dealt_count += n
+        return out

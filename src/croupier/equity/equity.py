@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -145,19 +145,32 @@ class EquityResult:
         }
 
 
+def _hand_list(hands: object) -> list[CardsLike]:
+    """The hands as a list: an iterable of hands, each cards as text or Card objects."""
+    if isinstance(hands, str) or not isinstance(hands, Iterable):
+        shown = repr(hands)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise CroupierError(
+            f"hands must be a list of hands such as ['As Ks', 'Qd Qh'], "
+            f"not {shown} ({type(hands).__name__})"
+        )
+    return list(hands)
+
+
 def _validate(
-    hands: Sequence[CardsLike], board: CardsLike, game: EquityGame
+    hands: Iterable[CardsLike], board: CardsLike | None, game: EquityGame
 ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:
-    if len(hands) < 2:
-        raise HandSizeError(f"equity needs at least two hands, got {len(hands)}")
-    parsed = [parse_cards(h) for h in hands]
+    listed = _hand_list(hands)
+    if len(listed) < 2:
+        raise HandSizeError(f"equity needs at least two hands, got {len(listed)}")
+    parsed = [parse_cards(h) for h in listed]
     for i, hand in enumerate(parsed, start=1):
         if len(hand) != game.hole_cards:
             raise HandSizeError(
                 f"hand {i} ({format_cards(hand)}) has {len(hand)} cards; "
                 f"{game.value} hands have {game.hole_cards} hole cards"
             )
-    shared = parse_cards(board)
+    shared = () if board is None else parse_cards(board)
     if len(shared) > 5:
         raise HandSizeError(f"the board holds at most 5 cards, got {len(shared)}")
     if game is EquityGame.OMAHA and 0 < len(shared) < 3:
@@ -200,8 +213,8 @@ def _game(value: object) -> EquityGame:
 
 
 def equity(
-    hands: Sequence[CardsLike],
-    board: CardsLike = (),
+    hands: Iterable[CardsLike],
+    board: CardsLike | None = (),
     *,
     game: EquityGame | str = EquityGame.HOLDEM,
     samples: int | np.integer[Any] | None = None,
@@ -215,7 +228,8 @@ def equity(
     N times at random (reproducibly with ``seed``, a whole number from 0) and each
     equity carries a standard error (undefined, NaN, for a single sample). ``samples``
     must be a whole number of at least 1: a float, a bool, zero or a negative count is
-    refused, as is a negative or non-integer seed.
+    refused, as is a negative or non-integer seed. ``board=None`` means no board yet, as
+    ``()`` does.
 
     >>> r = equity(["As Ks", "Qd Qh"], board="2c 7d 9h Jc")
     >>> [h.wins for h in r.hands], r.trials
@@ -228,7 +242,13 @@ def equity(
     Traceback (most recent call last):
     ...
     croupier.errors.CroupierError: samples must be a whole number of at least 1, got 1.5
+    >>> equity(None)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: hands must be a list of hands such as ['As Ks', 'Qd Qh'], not None (NoneType)
     """
+    if progress is not None and not callable(progress):
+        raise CroupierError(f"progress must be a callable or None, not {progress!r:.40}")
     game = _game(game)
     count = None if samples is None else _count(samples, "samples")
     seeded = _seed(seed)

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from croupier.cards.card import Card, parse_cards
-from croupier.errors import DuplicateCardError, HandSizeError
+from croupier.checks import flag_setting
+from croupier.errors import CroupierError, DuplicateCardError, HandSizeError
 from croupier.evaluation.composition import ANY_FIVE, EXACTLY_TWO_PLUS_THREE, Composition
 from croupier.evaluation.fast import fast_tables
 from croupier.evaluation.hand import HandValue
-from croupier.evaluation.rankings import STANDARD, STRIPPED, HandRanking
+from croupier.evaluation.rankings import STANDARD, STRIPPED, HandRanking, as_ranking
 
 __all__ = ["CardsLike", "evaluate", "evaluate_omaha", "rank_cards", "rank_indices"]
 
@@ -35,11 +36,11 @@ def _check_deck(cards: tuple[Card, ...], ranking: HandRanking) -> None:
 
 def evaluate(
     own: CardsLike,
-    board: CardsLike = (),
+    board: CardsLike | None = (),
     *,
     omaha: bool = False,
     composition: Composition | None = None,
-    ranking: HandRanking = STANDARD,
+    ranking: HandRanking | str = STANDARD,
 ) -> HandValue:
     """Evaluate one player's best five-card hand.
 
@@ -48,7 +49,8 @@ def evaluate(
     cards (Hold'em, stud, draw: 5 to 7 cards in all). ``omaha=True`` (or
     ``composition=EXACTLY_TWO_PLUS_THREE``) uses exactly two own cards and three
     board cards (Omaha 17.5(d), Manila). ``ranking`` picks the hand-rank table
-    (``STRIPPED`` for the 32-card Manila deck).
+    (``STRIPPED``, or its name ``"stripped"``, for the 32-card Manila deck).
+    ``board=None`` means no board, as ``()`` does.
 
     >>> evaluate("Ah 2d 3c 4s 5h").describe()      # the ace plays low
     'Straight, five high'
@@ -58,9 +60,22 @@ def evaluate(
     Traceback (most recent call last):
     ...
     croupier.errors.DuplicateCardError: duplicate card As in hand and board
+    >>> evaluate("As Ks Qs Js Ts", ranking="short")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: unknown hand ranking 'short': one of 'standard', 'stripped'
     """
+    if type(ranking) is not HandRanking:
+        ranking = as_ranking(ranking)
+    if omaha is not False and omaha is not True:
+        flag_setting(omaha, "omaha")
+    if composition is not None and not isinstance(composition, Composition):
+        raise CroupierError(
+            f"composition must be a Composition such as EXACTLY_TWO_PLUS_THREE, "
+            f"not {composition!r:.40}"
+        )
     mine = parse_cards(own)
-    shared = parse_cards(board)
+    shared = () if board is None else parse_cards(board)
     if set(mine) & set(shared):
         dup = sorted(set(mine) & set(shared))[0]
         raise DuplicateCardError(f"duplicate card {dup} in hand and board")
@@ -85,7 +100,7 @@ def evaluate(
 
 
 def evaluate_omaha(
-    hole: CardsLike, board: CardsLike, *, ranking: HandRanking = STANDARD
+    hole: CardsLike, board: CardsLike, *, ranking: HandRanking | str = STANDARD
 ) -> HandValue:
     """Omaha (17.5(d)): exactly two of the hole cards and exactly three board cards.
 
@@ -95,12 +110,14 @@ def evaluate_omaha(
     return evaluate(hole, board, composition=EXACTLY_TWO_PLUS_THREE, ranking=ranking)
 
 
-def rank_cards(cards: CardsLike, *, ranking: HandRanking = STANDARD) -> int:
+def rank_cards(cards: CardsLike, *, ranking: HandRanking | str = STANDARD) -> int:
     """Just the comparable rank of the best five of 5-7 cards (no result object).
 
     >>> rank_cards("2c 3d 4h 5s 7c")
     1
     """
+    if type(ranking) is not HandRanking:
+        ranking = as_ranking(ranking)
     parsed = parse_cards(cards)
     if not 5 <= len(parsed) <= 7:
         raise HandSizeError(f"a high hand needs 5 to 7 cards in all, got {len(parsed)}")

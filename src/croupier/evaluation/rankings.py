@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from croupier.cards.card import Rank
+from croupier.errors import CroupierError
 
-__all__ = ["STANDARD", "STRIPPED", "Category", "HandRanking", "ranking_by_name"]
+__all__ = ["STANDARD", "STRIPPED", "Category", "HandRanking", "as_ranking", "ranking_by_name"]
 
 
 class Category(IntEnum):
@@ -179,5 +180,25 @@ def ranking_by_name(name: str) -> HandRanking:
     """
     try:
         return _BY_NAME[name]
-    except KeyError:
-        raise ValueError(f"unknown hand ranking {name!r}: one of {sorted(_BY_NAME)}") from None
+    except (KeyError, TypeError):  # TypeError: an unhashable "name"
+        raise CroupierError(
+            f"unknown hand ranking {name!r}: one of {', '.join(map(repr, _BY_NAME))}"
+        ) from None
+
+
+def as_ranking(value: object) -> HandRanking:
+    """A :class:`HandRanking`, or the name of one (``"standard"``, ``"stripped"``).
+
+    >>> as_ranking("stripped") is STRIPPED
+    True
+    >>> as_ranking(None)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: ranking must be a HandRanking or one of 'standard', 'stripped', not None
+    """
+    if isinstance(value, HandRanking):
+        return value
+    if isinstance(value, str):
+        return ranking_by_name(value)
+    names = ", ".join(map(repr, _BY_NAME))
+    raise CroupierError(f"ranking must be a HandRanking or one of {names}, not {value!r:.40}")
