@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.errors import RuleViolationError
+from croupier.poker import events as ev
 from croupier.poker.actions import Action, Call, Check, RaiseTo
 from croupier.poker.events import BlindPosted
 from croupier.poker.games import DRAW, FIVE_CARD_STUD, GAMES, HOLDEM, OMAHA, ForcedBets
@@ -405,9 +406,16 @@ def test_with_fewer_players_than_blinds_the_first_blinds_are_left_out() -> None:
         table.sit(name, seat, 500)
     play(table)
     table.leave("C")
-    plan = play(table)
+    hand = table.start_hand()
+    plan = table.plan
+    assert plan is not None
     assert [a for _, a in plan.blinds] == [5, 10]
-    assert plan.rules.blinds == (5, 10)
+    assert plan.rules is table.rules  # the table names the blinds; the hand posts them
+    posted = [(e.seat, e.amount) for e in hand.events if isinstance(e, ev.BlindPosted)]
+    assert posted == list(plan.blinds)
+    start = hand.events[0]
+    assert isinstance(start, ev.HandStarted)
+    assert start.blinds == plan.blinds
 
 
 # ----------------------------------------------------------------------------- table stakes

@@ -138,6 +138,7 @@ class HandCore:
     _restock_seed: int
     _restock_orders: list[tuple[Card, ...]]
     _views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]]
+    _explicit_blinds: dict[int, int]
 
     if TYPE_CHECKING:  # defined by the parts that put the hand together
 

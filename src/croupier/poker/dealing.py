@@ -17,8 +17,8 @@ from croupier.cards.deck import Deck
 from croupier.errors import CroupierError, IllegalActionError, RuleViolationError
 from croupier.poker import events as ev
 from croupier.poker._core import HandCore, _can, _parse_discards
+from croupier.poker.blinds import blind_posters
 from croupier.poker.games import ForcedBets
-from croupier.poker.settings import HeadsUpBlinds
 
 __all__ = ["Dealing"]
 
@@ -65,7 +65,7 @@ class Dealing(HandCore):
         """Draw 11.x(c): a voluntary blind is exactly double the last compulsory blind; a
         player who cannot post the double may not post it short."""
         poster = self._blind_posters()[-1]
-        needed = 2 * self.rules.blinds[-1]
+        needed = 2 * self._blind_amounts()[-1]
         stack = self.players[poster].stack
         if stack < needed:
             raise RuleViolationError(
@@ -115,7 +115,6 @@ class Dealing(HandCore):
         self._log(ev.StubRestocked(tuple(pool)))
 
     def _post_forced_bets(self) -> None:
-        rules = self.rules
         paid_antes: dict[int, int] = {}
         for seat in self._clockwise_from(self.button):
             if self._antes.get(seat, 0):
@@ -135,12 +134,13 @@ class Dealing(HandCore):
                 self._log(ev.BetReturned(seat, top - second))
         if self.game.forced is ForcedBets.BLINDS:
             posters = self._blind_posters()
-            amounts = list(rules.blinds)
+            amounts = self._blind_amounts()
+            compulsory = len(amounts)
             if self.voluntary_blind:
-                amounts.append(2 * rules.blinds[-1])
+                amounts.append(2 * amounts[-1])
             for i, (seat, amount) in enumerate(zip(posters, amounts, strict=False)):
                 paid = self._put(self.players[seat], amount)
-                self._log(ev.BlindPosted(seat, paid, voluntary=i >= len(rules.blinds)))
+                self._log(ev.BlindPosted(seat, paid, voluntary=i >= compulsory))
             self._current_bet = max([amounts[-1], *(p.bet for p in self.players.values())])
             # 17.6(c)/11.x(d): a raise is not less than any previous bet of the round, the
             # voluntary blind bet included; blinds are the round's bet, not raises (11.x(g))
@@ -152,11 +152,19 @@ class Dealing(HandCore):
         self._stage = "deal"
 
     def _blind_posters(self) -> list[int]:
+        if self._explicit_blinds:
+            posters = list(self._explicit_blinds)
+            if self.voluntary_blind:  # left of the last blind (11.x(c))
+                posters.append(next(s for s in self._clockwise_from(posters[-1])))
+            return posters
         count = len(self.rules.blinds) + (1 if self.voluntary_blind else 0)
-        around = self._clockwise_from(self.button)
-        if len(self.order) == 2 and self.rules.heads_up is HeadsUpBlinds.BUTTON_POSTS_FIRST:
-            around = [self.button, *[s for s in self.order if s != self.button]]
-        return [around[i % len(around)] for i in range(count)]
+        return blind_posters(self.order, self.button, count, self.rules.heads_up)
+
+    def _blind_amounts(self) -> list[int]:
+        """The blinds, first to last: the table's, or those the caller named."""
+        if self._explicit_blinds:
+            return list(self._explicit_blinds.values())
+        return list(self.rules.blinds)
 
     def _deal_street(self) -> None:
         street = self.game.streets[self.street]

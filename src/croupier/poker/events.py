@@ -97,6 +97,9 @@ class HandStarted(Event):
     rules_version: str = ""
     """A fingerprint of the rule-set data the hand was played under
     (:attr:`TableRules.fingerprint <croupier.poker.settings.TableRules.fingerprint>`)."""
+    blinds: tuple[tuple[int, int], ...] = ()
+    """(seat, amount) of each blind when the table named them, first to last (empty: the
+    rules' blinds, posted from the button)."""
 
     def describe(self) -> str:
         """One line."""

@@ -92,6 +92,7 @@ class HandState(Dealing, Betting, Showdown):
         voluntary_blind: bool = False,
         antes: Mapping[int, int] | None = None,
         ante_trimming: bool = False,
+        blinds: Mapping[int, int] | None = None,
     ) -> None:
         if not isinstance(rules, TableRules):
             raise CroupierError(f"rules must be TableRules, not {rules!r}")
@@ -131,8 +132,10 @@ class HandState(Dealing, Betting, Showdown):
             )
         if voluntary_blind and not game.voluntary_blind:
             raise RuleViolationError("Draw 11.x(c)", f"{game.title} has no voluntary blind")
+        self._explicit_blinds = _explicit_blinds(blinds, stacks, rules)
         if game.forced is ForcedBets.BLINDS:
-            posting = len(rules.blinds) + (1 if voluntary_blind else 0)
+            count = len(self._explicit_blinds) if self._explicit_blinds else len(rules.blinds)
+            posting = count + (1 if voluntary_blind else 0)
             if posting > len(stacks):  # nobody posts two blinds
                 raise RuleViolationError(
                     "Draw 11.x(c)" if voluntary_blind else "Omaha 17.1(c)",
@@ -223,6 +226,7 @@ class HandState(Dealing, Betting, Showdown):
                 ante_trimming,
                 engine_version(),
                 rules.fingerprint,
+                tuple(self._explicit_blinds.items()),
             )
         )
         if automatic:
@@ -529,6 +533,7 @@ class HandState(Dealing, Betting, Showdown):
             voluntary_blind=start.voluntary_blind,
             antes=antes,
             ante_trimming=start.ante_trimming,
+            blinds=dict(start.blinds) or None,
         )
         state.events[0] = start  # the log's own record of engine and rules versions
         if not start.deck:  # cards were placed as the hand went (a replayed record)
@@ -594,6 +599,35 @@ class HandState(Dealing, Betting, Showdown):
                 self.request_show(seat)
             case _:  # pragma: no cover
                 raise CroupierError(f"cannot replay {event!r}")
+
+
+def _explicit_blinds(
+    blinds: Mapping[int, int] | None, stacks: Mapping[int, int], rules: TableRules
+) -> dict[int, int]:
+    """The blinds a table named (seat -> amount, first to last), checked; {} for none."""
+    if blinds is None:
+        return {}
+    if not isinstance(blinds, Mapping) or not blinds:
+        raise CroupierError(f"blinds must map seats to amounts, first to last, not {blinds!r}")
+    if rules.game.forced is not ForcedBets.BLINDS:
+        raise RuleViolationError(
+            "Five Card Stud 12.3+ (forced bets)", f"{rules.game.title} has no blinds"
+        )
+    named = {
+        seat_number(s): whole_chips(a, f"the blind of seat {s}", minimum=1)
+        for s, a in blinds.items()
+    }
+    stray = [s for s in named if s not in stacks]
+    if stray:
+        raise CroupierError(f"seat {stray[0]} posts a blind but has no player")
+    last = list(named.values())[-1]
+    if last < rules.table_minimum:
+        raise RuleViolationError(
+            rules.game.limit_rule("b"),
+            f"the last compulsory blind ({last}) is below the table minimum ({rules.table_minimum})",
+            f"a last blind of at least {rules.table_minimum}",
+        )
+    return named
 
 
 @cache

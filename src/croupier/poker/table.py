@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from croupier.cards.card import Card
@@ -61,9 +61,10 @@ from croupier.checks import seat_number, whole_chips, whole_number
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker import events as ev
 from croupier.poker.actions import Action
+from croupier.poker.blinds import blind_posters, button_for_last_blind
 from croupier.poker.games import ForcedBets
 from croupier.poker.policies import Policy, passive_policy, random_policy
-from croupier.poker.settings import HeadsUpBlinds, TableRules
+from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
 
 __all__ = [
@@ -193,7 +194,7 @@ class HandPlan:
     positions: tuple[tuple[int, str | None], ...]
     """Every blind position, first to last: (seat, who posts it or None when dead)."""
     rules: TableRules = field(repr=False)
-    """The hand's rules (the table's, without the dead blinds)."""
+    """The hand's rules (the table's; the blinds posted are :attr:`blinds`)."""
 
 
 # ------------------------------------------------------------------------------ events
@@ -443,14 +444,6 @@ class PolicyFailed(TableEvent):
 
 
 # ------------------------------------------------------------------------------ helpers
-def _posters(order: Sequence[int], button: int, count: int, heads_up: HeadsUpBlinds) -> list[int]:
-    """The seats :class:`HandState` makes post ``count`` blinds with this button."""
-    around = [s for s in order if s > button] + [s for s in order if s <= button]
-    if len(order) == 2 and heads_up is HeadsUpBlinds.BUTTON_POSTS_FIRST:
-        around = [button, *[s for s in order if s != button]]
-    return [around[i % len(around)] for i in range(count)]
-
-
 @dataclass(frozen=True)
 class _Positions:
     button: int
@@ -1000,7 +993,7 @@ class Table:
         if self.rules.game.forced is not ForcedBets.BLINDS:
             return HandPlan(tuple(order), None, False, button, (), (), (), self.rules)
         blinds = self.rules.blinds[max(0, len(self.rules.blinds) - len(order)) :]
-        posters = _posters(order, button, len(blinds), self.rules.heads_up)
+        posters = blind_posters(order, button, len(blinds), self.rules.heads_up)
         return HandPlan(
             seats=tuple(order),
             button=button,
@@ -1009,15 +1002,13 @@ class Table:
             blinds=tuple(zip(posters, blinds, strict=True)),
             dead_blinds=(),
             positions=tuple((s, self._seats[s].name) for s in posters),
-            rules=replace(self.rules, blinds=blinds),
+            rules=self.rules,
         )
 
     def _fresh_around(self, order: Sequence[int], target: int) -> HandPlan:
         """A fresh arrangement with ``target`` posting the last blind."""
         count = min(len(self.rules.blinds), len(order))
-        button = next(
-            b for b in order if _posters(order, b, count, self.rules.heads_up)[-1] == target
-        )
+        button = button_for_last_blind(order, target, count, self.rules.heads_up)
         return self._fresh(order, button)
 
     def _dead_button_plan(
@@ -1037,7 +1028,7 @@ class Table:
         ]
         dealer = self._nearest_before(button, order)
         seats = [positions[i][0] for i in live]
-        if _posters(order, dealer, len(live), self.rules.heads_up) != seats:
+        if blind_posters(order, dealer, len(live), self.rules.heads_up) != seats:
             return None
         amounts = tuple(self.rules.blinds[i] for i in live)
         return HandPlan(
@@ -1050,7 +1041,7 @@ class Table:
             positions=tuple(
                 (s, name if i in live else None) for i, (s, name) in enumerate(positions)
             ),
-            rules=replace(self.rules, blinds=amounts),
+            rules=self.rules,
         )
 
     def start_hand(self, *, automatic: bool = True) -> HandState:
@@ -1064,12 +1055,14 @@ class Table:
         """
         plan = self.plan_hand()
         stacks = {s: self._seats[s].chips for s in plan.seats}
-        hand = HandState(plan.rules, stacks, plan.dealer_seat, rng=self._rng, automatic=automatic)
-        if automatic:
-            posted = [e.seat for e in hand.events if isinstance(e, ev.BlindPosted)]
-            expected = [s for s, _ in plan.blinds]
-            if posted != expected:  # pragma: no cover - the plan mirrors HandState
-                raise CroupierError(f"blinds posted {posted} differ from the plan {expected}")
+        hand = HandState(  # the table decides who posts which blind; the hand posts them
+            self.rules,
+            stacks,
+            plan.dealer_seat,
+            rng=self._rng,
+            automatic=automatic,
+            blinds=dict(plan.blinds) if plan.blinds else None,
+        )
         self.hand_number += 1
         for seat, player in self._seats.items():
             dealt = seat in plan.seats
