@@ -7,15 +7,26 @@ numba's cache); the first ``evaluate_batch(parallel=True)`` (parallel kernel and
 thread pool); the first ``equity`` (equity kernel, plus one full exact
 enumeration of 1,712,304 boards). "Warm" uses the normal caches (primed by one
 untimed process); "cold" points ``CROUPIER_CACHE_DIR`` and ``NUMBA_CACHE_DIR`` at an
-empty temporary folder, so tables are built and every kernel compiled.
+empty temporary folder, so tables are built and every kernel compiled. Since the lazy
+re-exports, ``import croupier`` loads nothing heavy; the first ``rank_cards`` includes
+importing the evaluator (numpy) and reading its tables.
+
+It also times the bare import of each entry point (``croupier``, ``croupier.errors`` and the two
+referees ``croupier.poker`` and ``croupier.blackjack``), each in its own fresh process, and
+checks that none of them loads numba.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
+import subprocess
+import sys
+from pathlib import Path
 from typing import Final
 
-from benchmarks._harness import BenchResult, Config, StartupRow, Target, fresh_process
+from benchmarks._harness import BenchResult, Check, Config, StartupRow, Target, fresh_process
 
 __all__ = ["run"]
 
@@ -34,13 +45,73 @@ LABELS: Final = {
 }
 
 
+IMPORTS: Final = ("croupier", "croupier.errors", "croupier.poker", "croupier.blackjack")
+"""Entry points whose bare import is timed (the referees must not load numba)."""
+
+BEFORE: Final = {
+    "croupier": 0.282,
+    "croupier.errors": 0.293,
+    "croupier.poker": 0.376,
+    "croupier.blackjack": 0.341,
+}
+"""Seconds to import each, before the lazy re-exports (median of 9 fresh processes, commit
+e6a9b63 plus work in progress, this 2-core machine): every one of them loaded numba."""
+
+_IMPORT_PROBE: Final = r"""
+import importlib, json, sys, time
+start = time.perf_counter()
+importlib.import_module(sys.argv[1])
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "numba": "numba" in sys.modules,
+                  "numpy": "numpy" in sys.modules}))
+"""
+
+
 def _median(runs: list[dict[str, float]], key: str) -> float:
     return statistics.median(r[key] for r in runs)
+
+
+def import_once(module: str) -> dict[str, float | bool]:
+    """Import ``module`` in a fresh interpreter: its seconds, and whether numba/numpy loaded."""
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORT_PROBE, module],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"import probe failed:\n{done.stderr}")
+    result: dict[str, float | bool] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _imports(res: BenchResult, repeats: int) -> None:
+    """Median import time of each entry point, and a check that the referees skip numba."""
+    for module in IMPORTS:
+        import_once(module)  # untimed: warms the OS file cache and the bytecode
+        runs = [import_once(module) for _ in range(repeats)]
+        seconds = statistics.median(float(r["seconds"]) for r in runs)
+        heavy = [name for name in ("numba", "numpy") if any(r[name] for r in runs)]
+        loads = ", ".join(heavy) or "neither numba nor numpy"
+        note = f"median of {repeats}; was {BEFORE[module]:.3f} s; loads {loads}"
+        res.startup.append(StartupRow(f"warm: import {module}", seconds, note))
+        res.checks.append(
+            Check(
+                f"import {module} loads no numba",
+                not any(r["numba"] for r in runs),
+                "the math (numba) loads only when asked for",
+            )
+        )
 
 
 def run(cfg: Config) -> BenchResult:
     """Time croupier's start-up in fresh processes; see the module docstring."""
     res = BenchResult(NAME, TITLE)
+    _imports(res, 3 if cfg.quick else max(7, cfg.repeats))
     fresh_process(STEPS)  # prime the caches (and the OS file cache) untimed
     warm = [fresh_process(STEPS) for _ in range(cfg.repeats)]
     cold_repeats = 1 if cfg.quick else cfg.repeats

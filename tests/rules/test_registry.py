@@ -18,19 +18,16 @@ from croupier.cli import rules_cmd
 from croupier.cli.rules_cmd import rules
 from croupier.errors import CroupierError
 from croupier.rules import (
-    ISSUES,
     Game,
     Kind,
     Provenance,
     Registry,
     RegistryError,
     Rule,
-    Status,
     UnknownRuleError,
-    collect_rule_tests,
     load_registry,
-    rule_status,
 )
+from croupier.rules.coverage import ISSUES, Status, collect_rule_tests, rule_status
 
 REPO = Path(__file__).resolve().parents[2]
 TESTS = REPO / "tests"
@@ -246,6 +243,7 @@ def test_malformed_registry_is_rejected(tmp_path: Path) -> None:
         (good.replace('"poker"', '"bridge"'), "game 'bridge'"),
         (good + good, "used twice"),
         (good.replace("kind", "knid"), "unknown field"),
+        (good + "issue = 3\n", "'issue' must be a non-empty string"),
     ):
         path.write_text(textwrap.dedent(bad))
         with pytest.raises(RegistryError, match=message):
@@ -515,7 +513,65 @@ def test_cli_warns_without_a_tests_folder(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(rules_cmd, "find_project_root", lambda start=None: None)
     result = CliRunner().invoke(rules, ["--json", "--game", "poker"])
     assert result.exit_code == 0
-    assert "warning" in result.stderr
+    assert result.stderr.strip() == rules_cmd.NO_CHECKOUT
+    assert "needs a croupier checkout" in result.stderr
     records = json.loads(result.stdout)
     assert records
     assert all(record["status"] == "not yet" for record in records)
+
+
+# --- the registry and the coverage scanner are apart -------------------------------------------
+
+
+def test_the_runtime_registry_does_not_load_the_coverage_scanner() -> None:
+    code = (
+        "import sys; import croupier.rules, croupier.rules.registry; "
+        "croupier.rules.load_registry().get('Omaha 17.6(f)'); "
+        "print('croupier.rules.coverage' in sys.modules)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=_subprocess_env()
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
+
+
+def test_coverage_names_are_still_importable_from_the_package() -> None:
+    import croupier.rules
+    from croupier.rules import coverage
+
+    for name in coverage.__all__:
+        assert getattr(croupier.rules, name) is getattr(coverage, name)
+        assert name in dir(croupier.rules)
+        assert name in croupier.rules.__all__
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = croupier.rules.nothing  # type: ignore[attr-defined]
+
+
+def test_modules_stay_small() -> None:
+    for module in ("registry.py", "coverage.py"):
+        lines = (REPO / "src" / "croupier" / "rules" / module).read_text("utf-8").count("\n")
+        assert lines < 600, (module, lines)
+
+
+def test_an_installed_package_says_coverage_needs_a_checkout(tmp_path: Path) -> None:
+    """A copy of the package with no checkout around it (as a wheel installs it)."""
+    site = tmp_path / "site"
+    shutil.copytree(
+        REPO / "src" / "croupier", site / "croupier", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(site))
+    proc = subprocess.run(
+        [sys.executable, "-m", "croupier", "rules", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=elsewhere,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "test coverage needs a croupier checkout" in proc.stderr
+    records = json.loads(proc.stdout)
+    assert [record["id"] for record in records] == list(load_registry().ids)
+    assert all(record["tests"] == [] for record in records)

@@ -2,7 +2,9 @@
 
 A rule is *tested* when a test carries ``@pytest.mark.rule("<id>")``, a *decision* when it is
 a decision or an inferred rule whose default is documented in ``docs/decisions.md``, and
-*not yet* otherwise (see :func:`croupier.rules.rule_status`).
+*not yet* otherwise (see :func:`croupier.rules.coverage.rule_status`). Test coverage is read
+from a croupier checkout (its ``tests/`` and ``docs/decisions.md``); an installed package ships
+neither, so there the command lists the rules and says that coverage needs a checkout.
 
 >>> import json
 >>> from click.testing import CliRunner
@@ -22,18 +24,17 @@ from typing import Any
 
 import click
 
-from croupier.rules import (
-    Game,
-    Registry,
-    Rule,
-    Status,
-    collect_rule_tests,
-    find_project_root,
-    load_registry,
-    rule_status,
-)
+from croupier.rules.coverage import Status, collect_rule_tests, find_project_root, rule_status
+from croupier.rules.registry import Game, Registry, Rule, load_registry
 
 __all__ = ["rules"]
+
+NO_CHECKOUT = (
+    "croupier rules: warning: test coverage needs a croupier checkout (its tests/ folder), "
+    "and none was found (an installed package ships no tests); every status below ignores "
+    "tests. Run from a checkout, or pass --tests-dir."
+)
+"""What ``croupier rules`` prints (to stderr) when it finds no tests to scan."""
 
 _STATUS_CHOICES = {"tested": Status.TESTED, "decision": Status.DECISION, "not-yet": Status.NOT_YET}
 
@@ -165,9 +166,7 @@ def rules(
     registry = load_registry()
     found_tests, decisions = _locate(tests_dir)
     if found_tests is None:
-        click.echo(
-            "croupier rules: warning: no tests folder found; statuses ignore tests", err=True
-        )
+        click.echo(NO_CHECKOUT, err=True)
     rows = _report(registry, found_tests, decisions)
     if game is not None:
         rows = [row for row in rows if row[0].game == game.lower()]

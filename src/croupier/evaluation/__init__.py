@@ -1,11 +1,18 @@
 """Hand evaluation: one call per hand for the engines, numpy batches for math and simulation.
 
+The one-call evaluator (:func:`evaluate`, :func:`rank_cards`, pure Python over the cached rank
+tables) loads with the package; the batch evaluators, which need numba, load on first use.
+
 >>> from croupier.evaluation import evaluate
 >>> evaluate("Kh Kd", board="9s 9c 2d 5h 7c").describe()
 'Two pair, kings and nines'
 """
 
-from croupier.evaluation.batch import evaluate_batch, evaluate_omaha_batch, evaluate_split_batch
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from croupier._lazy import lazy_exports
 from croupier.evaluation.composition import ANY_FIVE, EXACTLY_TWO_PLUS_THREE, Composition
 from croupier.evaluation.evaluate import (
     CardsLike,
@@ -17,6 +24,24 @@ from croupier.evaluation.evaluate import (
 from croupier.evaluation.hand import HandValue
 from croupier.evaluation.rankings import STANDARD, STRIPPED, Category, HandRanking
 from croupier.evaluation.tables import RankTables, tables_for
+
+if TYPE_CHECKING:
+    from croupier.evaluation.batch import (
+        evaluate_batch,
+        evaluate_omaha_batch,
+        evaluate_split_batch,
+    )
+else:
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "croupier.evaluation.batch": (
+                "evaluate_batch",
+                "evaluate_omaha_batch",
+                "evaluate_split_batch",
+            )
+        },
+    )
 
 __all__ = [
     "ANY_FIVE",

@@ -5,8 +5,16 @@
 >>> hand = HandState(rules, {1: 500, 2: 500}, button=1, seed=1)
 >>> hand.legal_actions().describe()
 'fold, call 5, raise to 20..30'
+
+The referee loads with the package; the compiled simulator (:func:`fast_simulate`,
+:func:`fast_simulate_parallel`, :class:`FastResult`), which needs numba, loads on first use.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from croupier._lazy import lazy_exports
 from croupier.poker.events import Event, PlayerAction
 from croupier.poker.games import (
     DRAW,
@@ -24,10 +32,26 @@ from croupier.poker.games import (
     game_by_name,
 )
 from croupier.poker.pots import Pot, build_pots, split_pot
-from croupier.poker.settings import HeadsUpBlinds, OddChip, Rake, TableRules
+from croupier.poker.settings import (
+    NZ_CAP,
+    POKERKIT_CAP,
+    HeadsUpBlinds,
+    OddChip,
+    RaiseCap,
+    Rake,
+    TableRules,
+)
 from croupier.poker.state import HandState, IllegalActionError, LegalActions, Phase, PlayerState
 from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit, SpreadLimit
 from croupier.poker.table import EntryRule, SeatingRules, Table, TableError
+
+if TYPE_CHECKING:
+    from croupier.poker.fastsim import FastResult, fast_simulate, fast_simulate_parallel
+else:
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {"croupier.poker.fastsim": ("FastResult", "fast_simulate", "fast_simulate_parallel")},
+    )
 
 __all__ = [
     "DRAW",
@@ -35,12 +59,15 @@ __all__ = [
     "GAMES",
     "HOLDEM",
     "MANILA",
+    "NZ_CAP",
     "OMAHA",
+    "POKERKIT_CAP",
     "SEVEN_CARD_STUD",
     "THREE_CARD_MANILA",
     "BettingStructure",
     "EntryRule",
     "Event",
+    "FastResult",
     "FixedLimit",
     "ForcedBets",
     "GameSpec",
@@ -56,6 +83,7 @@ __all__ = [
     "PlayerState",
     "Pot",
     "PotLimit",
+    "RaiseCap",
     "Rake",
     "SeatingRules",
     "SpreadLimit",
@@ -64,6 +92,8 @@ __all__ = [
     "TableError",
     "TableRules",
     "build_pots",
+    "fast_simulate",
+    "fast_simulate_parallel",
     "game_by_name",
     "split_pot",
 ]

@@ -50,22 +50,43 @@ decisions 3.2-7 and 3.2-8):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
-from croupier.cards.card import Card
-from croupier.cards.deck import Deck
 from croupier.cards.rng import make_rng
-from croupier.checks import seat_number, whole_chips, whole_number
+from croupier.checks import seat_number, whole_number
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker import events as ev
 from croupier.poker.actions import Action
 from croupier.poker.blinds import blind_posters, button_for_last_blind
 from croupier.poker.games import ForcedBets
 from croupier.poker.policies import Policy, passive_policy, random_policy
+from croupier.poker.seating import (
+    EntryRule,
+    Seating,
+    SeatingRules,
+    TableError,
+    TablePlayer,
+    _can,
+)
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
+from croupier.poker.table_events import (
+    ButtonMoved,
+    ChipsBought,
+    HandDealt,
+    HandFinished,
+    MoveRequested,
+    PlayerLeft,
+    PlayerMoved,
+    PlayerSatIn,
+    PlayerSatOut,
+    PlayerSeated,
+    PlayerWaiting,
+    PolicyFailed,
+    SeatDrawn,
+    TableEvent,
+)
 
 __all__ = [
     "ButtonMoved",
@@ -93,75 +114,6 @@ __all__ = [
     "passive_policy",
     "random_policy",
 ]
-
-
-BUTTON = "Omaha 17.1(b)"
-STAKES = "Poker definitions: Table Stakes"
-
-
-class TableError(CroupierError):
-    """A table operation that cannot be done now (unknown player, a hand in progress...).
-
-    >>> Table(TableRules(), seats=6).leave("Nobody")
-    Traceback (most recent call last):
-    ...
-    croupier.poker.table.TableError: no player called 'Nobody' at the table
-    """
-
-
-class EntryRule(StrEnum):
-    """When a player who was not dealt the last hand is dealt in (Decision 3.2-7).
-
-    >>> SeatingRules().entry
-    <EntryRule.WAIT_FOR_BIG_BLIND: 'wait-for-big-blind'>
-    """
-
-    WAIT_FOR_BIG_BLIND = "wait-for-big-blind"
-    """Casino default: wait until the big blind reaches the player, then post it."""
-    ENTER_AT_ONCE = "enter-at-once"
-    """A player new to the table is dealt in at once, without posting, unless seated
-    between the button and the big blind; moved or returning players still wait."""
-
-
-@dataclass(frozen=True)
-class SeatingRules:
-    """House choices for seating, entry and busted players.
-
-    >>> SeatingRules(busted_players_leave=True).busted_players_leave
-    True
-    """
-
-    entry: EntryRule = EntryRule.WAIT_FOR_BIG_BLIND
-    """When new and returning players are dealt in."""
-    busted_players_leave: bool = False
-    """Whether a player left with no chips leaves the table (else sits out until a buy-in)."""
-
-
-@dataclass
-class TablePlayer:
-    """A player at the table or on its waiting list (read it; change it through the table).
-
-    >>> TablePlayer("Ann", seat=2, chips=100).ready
-    True
-    """
-
-    name: str
-    """The player's name (unique at the table)."""
-    seat: int | None
-    """The seat, or None on the waiting list."""
-    chips: int = 0
-    """Chips on the table (table stakes)."""
-    sitting_out: bool = False
-    """Sitting out by choice (:meth:`Table.sit_out`)."""
-    in_rotation: bool = False
-    """Dealt the last hand at this seat: keeps his place in the blind rotation."""
-    has_played: bool = False
-    """Has been dealt a hand at this table."""
-
-    @property
-    def ready(self) -> bool:
-        """Seated, with chips, not sitting out."""
-        return self.seat is not None and self.chips > 0 and not self.sitting_out
 
 
 @dataclass(frozen=True)
@@ -197,252 +149,6 @@ class HandPlan:
     """The hand's rules (the table's; the blinds posted are :attr:`blinds`)."""
 
 
-# ------------------------------------------------------------------------------ events
-@dataclass(frozen=True)
-class TableEvent(ev.Event):
-    """Base of the table's events (seating, button, hands).
-
-    >>> PlayerSeated("Ann", 3, 500).describe()
-    'Ann sits in seat 3 with 500'
-    """
-
-
-@dataclass(frozen=True)
-class SeatDrawn(TableEvent):
-    """A draw of cards for a seat wanted by two or more players (17.1(a)).
-
-    >>> from croupier.cards import Card
-    >>> SeatDrawn(4, (("Ann", Card.parse("Kh")), ("Bob", Card.parse("Ks"))), "Bob").describe()
-    'draw for seat 4: Ann Kh, Bob Ks; Bob wins'
-    """
-
-    seat: int
-    draws: tuple[tuple[str, Card], ...]
-    """Each player's card, in request order."""
-    winner: str
-
-    def describe(self) -> str:
-        """One line."""
-        cards = ", ".join(f"{name} {card}" for name, card in self.draws)
-        return f"draw for seat {self.seat}: {cards}; {self.winner} wins"
-
-
-@dataclass(frozen=True)
-class PlayerSeated(TableEvent):
-    """A player takes a seat (with the chips he brings).
-
-    >>> PlayerSeated("Ann", 3, 0).seat
-    3
-    """
-
-    name: str
-    seat: int
-    chips: int
-
-    def describe(self) -> str:
-        """One line."""
-        return f"{self.name} sits in seat {self.seat} with {self.chips}"
-
-
-@dataclass(frozen=True)
-class PlayerWaiting(TableEvent):
-    """A player joins the waiting list (``place`` counts from 1).
-
-    >>> PlayerWaiting("Ann", 2).describe()
-    'Ann waits for a seat (2 on the list)'
-    """
-
-    name: str
-    place: int
-
-    def describe(self) -> str:
-        """One line."""
-        return f"{self.name} waits for a seat ({self.place} on the list)"
-
-
-@dataclass(frozen=True)
-class MoveRequested(TableEvent):
-    """A seated player asks for an occupied seat, to move there when it is vacated.
-
-    >>> MoveRequested("Ann", 5).describe()
-    'Ann asks to move to seat 5'
-    """
-
-    name: str
-    seat: int
-
-    def describe(self) -> str:
-        """One line."""
-        return f"{self.name} asks to move to seat {self.seat}"
-
-
-@dataclass(frozen=True)
-class PlayerMoved(TableEvent):
-    """A seated player changes seats.
-
-    >>> PlayerMoved("Ann", 2, 5).describe()
-    'Ann moves from seat 2 to seat 5'
-    """
-
-    name: str
-    from_seat: int
-    to_seat: int
-
-    def describe(self) -> str:
-        """One line."""
-        return f"{self.name} moves from seat {self.from_seat} to seat {self.to_seat}"
-
-
-@dataclass(frozen=True)
-class PlayerLeft(TableEvent):
-    """A player leaves the table (``seat`` None: left the waiting list) with his chips.
-
-    >>> PlayerLeft("Ann", 2, 740, "busted").describe()
-    'Ann leaves seat 2 with 740 (busted)'
-    """
-
-    name: str
-    seat: int | None
-    chips: int
-    reason: str = ""
-
-    def describe(self) -> str:
-        """One line."""
-        where = "the waiting list" if self.seat is None else f"seat {self.seat}"
-        why = f" ({self.reason})" if self.reason else ""
-        return f"{self.name} leaves {where} with {self.chips}{why}"
-
-
-@dataclass(frozen=True)
-class ChipsBought(TableEvent):
-    """A buy-in between hands ("Buy-in", "Table Stakes"); ``chips`` is the new stack.
-
-    >>> ChipsBought("Ann", 200, 250).describe()
-    'Ann buys 200 chips (now 250)'
-    """
-
-    name: str
-    amount: int
-    chips: int
-
-    def describe(self) -> str:
-        """One line."""
-        return f"{self.name} buys {self.amount} chips (now {self.chips})"
-
-
-@dataclass(frozen=True)
-class PlayerSatOut(TableEvent):
-    """A player keeps his seat but is not dealt in (by choice, or with no chips).
-
-    >>> PlayerSatOut("Ann", "no chips").describe()
-    'Ann sits out (no chips)'
-    """
-
-    name: str
-    reason: str
-
-    def describe(self) -> str:
-        """One line."""
-        return f"{self.name} sits out ({self.reason})"
-
-
-@dataclass(frozen=True)
-class PlayerSatIn(TableEvent):
-    """A player who sat out is back (he waits for the big blind under the default entry rule).
-
-    >>> PlayerSatIn("Ann").describe()
-    'Ann is back'
-    """
-
-    name: str
-
-    def describe(self) -> str:
-        """One line."""
-        return f"{self.name} is back"
-
-
-@dataclass(frozen=True)
-class ButtonMoved(TableEvent):
-    """Where the button is for hand number ``hand`` (``dead``: no player dealt in sits there).
-
-    >>> ButtonMoved(2, 4, dead=True).describe()
-    'hand 2: button at seat 4 (dead)'
-    """
-
-    hand: int
-    seat: int
-    dead: bool = False
-
-    def describe(self) -> str:
-        """One line."""
-        return f"hand {self.hand}: button at seat {self.seat}" + (" (dead)" if self.dead else "")
-
-
-@dataclass(frozen=True)
-class HandDealt(TableEvent):
-    """A hand starts: the seats dealt in, the blinds posted and the dead blind positions.
-
-    >>> HandDealt(1, (1, 3, 5), ((1, 5), (3, 10)), ()).describe()
-    'hand 1: seats [1, 3, 5], blinds seat 1 5, seat 3 10'
-    """
-
-    hand: int
-    seats: tuple[int, ...]
-    blinds: tuple[tuple[int, int], ...]
-    dead_blinds: tuple[int, ...]
-
-    def describe(self) -> str:
-        """One line."""
-        text = f"hand {self.hand}: seats {list(self.seats)}"
-        if self.blinds:
-            text += ", blinds " + ", ".join(f"seat {s} {a}" for s, a in self.blinds)
-        if self.dead_blinds:
-            text += f", dead blind at seat(s) {list(self.dead_blinds)}"
-        return text
-
-
-@dataclass(frozen=True)
-class HandFinished(TableEvent):
-    """A hand is over: each dealt-in player's stack after it, and the rake taken.
-
-    >>> HandFinished(1, (("Ann", 510), ("Bob", 490)), 0).describe()
-    'hand 1 over: Ann 510, Bob 490'
-    """
-
-    hand: int
-    stacks: tuple[tuple[str, int], ...]
-    rake: int
-
-    def describe(self) -> str:
-        """One line."""
-        text = f"hand {self.hand} over: " + ", ".join(f"{n} {c}" for n, c in self.stacks)
-        return text + (f", rake {self.rake}" if self.rake else "")
-
-
-@dataclass(frozen=True)
-class PolicyFailed(TableEvent):
-    """A policy raised an error, or answered with no action or an illegal one, for the seat
-    to act; the seat made the
-    default action instead (check when free, else fold; stand pat; the least bring-in), as
-    a player whose time to act has run out. The hand goes on; nothing is voided.
-
-    >>> PolicyFailed(3, 2, "ValueError: boom", "folds").describe()
-    "hand 3: seat 2's policy failed (ValueError: boom); seat 2 folds"
-    """
-
-    hand: int
-    seat: int
-    reason: str
-    action: str
-
-    def describe(self) -> str:
-        """One line."""
-        return (
-            f"hand {self.hand}: seat {self.seat}'s policy failed ({self.reason}); "
-            f"seat {self.seat} {self.action}"
-        )
-
-
 # ------------------------------------------------------------------------------ helpers
 @dataclass(frozen=True)
 class _Positions:
@@ -451,7 +157,7 @@ class _Positions:
 
 
 # ------------------------------------------------------------------------------ the table
-class Table:
+class Table(Seating):
     """Seats 1..``seats`` around one game, hand after hand (see the module docstring).
 
     ``seats`` defaults to the most players the game deals to; ``dealer_right`` is the
@@ -524,60 +230,6 @@ class Table:
         self._last: _Positions | None = None
         self._start_chips = 0
 
-    # ------------------------------------------------------------------ views
-    @property
-    def seats(self) -> dict[int, TablePlayer]:
-        """Occupied seats, in seat order.
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 4, 100)
-        >>> {s: p.name for s, p in table.seats.items()}
-        {4: 'Ann'}
-        """
-        return dict(sorted(self._seats.items()))
-
-    @property
-    def free_seats(self) -> tuple[int, ...]:
-        """Empty seats, in seat order.
-
-        >>> table = Table(TableRules(), seats=3); table.sit("Ann", 2, 100)
-        >>> table.free_seats
-        (1, 3)
-        """
-        return tuple(s for s in range(1, self.seat_count + 1) if s not in self._seats)
-
-    @property
-    def waiting_list(self) -> tuple[str, ...]:
-        """Players waiting for a seat, first come first.
-
-        >>> table = Table(TableRules(), seats=2)
-        >>> table.sit("Ann", 1, 0); table.sit("Bob", 2, 0); table.join_waiting_list("Cy")
-        >>> table.waiting_list
-        ('Cy',)
-        """
-        return tuple(self._waiting)
-
-    @property
-    def pending_moves(self) -> dict[str, int]:
-        """Seated players' standing requests to move: name -> wanted seat.
-
-        >>> table = Table(TableRules(), seats=2)
-        >>> table.sit("Ann", 1, 0); table.sit("Bob", 2, 0); table.request_move("Ann", 2)
-        False
-        >>> table.pending_moves
-        {'Ann': 2}
-        """
-        return dict(self._moves)
-
-    @property
-    def stacks(self) -> dict[str, int]:
-        """Seated players' chips, in seat order.
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 4, 100)
-        >>> table.stacks
-        {'Ann': 100}
-        """
-        return {p.name: p.chips for _, p in sorted(self._seats.items())}
-
     @property
     def button(self) -> int | None:
         """The button seat of the current or last hand (None before the first hand, in stud).
@@ -586,339 +238,6 @@ class Table:
         True
         """
         return self.plan.button if self.plan else None
-
-    def player(self, name: str) -> TablePlayer:
-        """The named player (seated or waiting).
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 4, 100)
-        >>> table.player("Ann").seat
-        4
-        """
-        try:
-            return self._players[name]
-        except KeyError:
-            raise TableError(f"no player called {name!r} at the table") from None
-
-    # -------------------------------------------------------------- seating
-    def _seat_rule(self) -> str:
-        return "Five Card Stud 12.1(a)" if self.rules.game.section == 12 else "Omaha 17.1(a)"
-
-    def _between_hands(self, what: str) -> None:
-        if self.hand is not None:
-            raise TableError(f"cannot {what} during a hand: finish hand {self.hand_number} first")
-
-    def _new_name(self, name: str) -> None:
-        if not name:
-            raise TableError("a player needs a name")
-        if name in self._players:
-            raise TableError(f"{name!r} is already at the table")
-
-    def _check_chips(self, chips: int, *, allow_zero: bool) -> None:
-        whole_chips(chips, "a buy-in", minimum=None)
-        unit = self.rules.chip_unit
-        if chips < 0 or (chips == 0 and not allow_zero) or chips % unit:
-            raise RuleViolationError(
-                STAKES, f"cannot bring {chips} chips", f"a positive multiple of {unit}"
-            )
-
-    def _check_seat(self, seat: int) -> None:
-        seat_number(seat)
-        if not 1 <= seat <= self.seat_count:
-            raise RuleViolationError(
-                self._seat_rule(), f"there is no seat {seat}", f"seats 1..{self.seat_count}"
-            )
-
-    def verify_sit(self, name: str, seat: int | None = None, chips: int = 0) -> None:
-        """Raise unless ``name`` may sit in ``seat`` (None: any free seat) with ``chips``.
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 4, 100)
-        >>> table.verify_sit("Bob", 4)
-        Traceback (most recent call last):
-        ...
-        croupier.errors.RuleViolationError: Omaha 17.1(a): seat 4 is taken; allowed: a free seat (1, 2, 3, 5, 6) or request_seats
-        """
-        self._between_hands("take a seat")
-        self._new_name(name)
-        self._check_chips(chips, allow_zero=True)
-        free = self.free_seats
-        if not free:
-            raise RuleViolationError(self._seat_rule(), "no seat is free", "join the waiting list")
-        if seat is not None:
-            self._check_seat(seat)
-            if seat not in free:
-                allowed = f"a free seat ({', '.join(map(str, free))}) or request_seats"
-                raise RuleViolationError(self._seat_rule(), f"seat {seat} is taken", allowed)
-
-    def can_sit(self, name: str, seat: int | None = None, chips: int = 0) -> bool:
-        """Whether :meth:`sit` would succeed.
-
-        >>> Table(TableRules(), seats=6).can_sit("Ann", 7)
-        False
-        """
-        return _can(lambda: self.verify_sit(name, seat, chips))
-
-    def sit(self, name: str, seat: int | None = None, chips: int = 0) -> None:
-        """Sit ``name`` in a free seat (None: the lowest free seat) with ``chips``.
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", None, 100)
-        >>> table.player("Ann").seat
-        1
-        """
-        self.verify_sit(name, seat, chips)
-        player = TablePlayer(name, None, chips)
-        self._players[name] = player
-        self._seat(player, self.free_seats[0] if seat is None else seat)
-
-    def _seat(self, player: TablePlayer, seat: int) -> None:
-        player.seat = seat
-        self._seats[seat] = player
-        self.events.append(PlayerSeated(player.name, seat, player.chips))
-
-    def join_waiting_list(self, name: str, chips: int = 0) -> None:
-        """Put ``name`` on the waiting list (he is seated at once if a seat is free).
-
-        >>> table = Table(TableRules(), seats=2); table.join_waiting_list("Ann", 100)
-        >>> table.player("Ann").seat
-        1
-        """
-        self._between_hands("join the waiting list")
-        self._new_name(name)
-        self._check_chips(chips, allow_zero=True)
-        self._players[name] = TablePlayer(name, None, chips)
-        self._waiting.append(name)
-        self.events.append(PlayerWaiting(name, len(self._waiting)))
-        self._fill(list(self.free_seats))
-
-    def request_seats(
-        self, requests: Mapping[str, int | None], *, chips: int | Mapping[str, int] = 0
-    ) -> dict[str, int | None]:
-        """Seat players arriving together; return each one's seat (None: waiting list).
-
-        Uncontested free seats are granted; a free seat wanted by several players goes
-        to the highest card of a draw (17.1(a)). The others, in order of their cards,
-        then everyone who asked for a taken seat or none, in request order, get the next
-        free seat clockwise of the one they asked for (the lowest free seat for None),
-        or join the waiting list.
-
-        >>> table = Table(TableRules(), seats=3, seed=2)
-        >>> table.request_seats({"Ann": 1, "Bob": 1, "Cy": 1, "Di": 3})
-        {'Ann': 2, 'Bob': 1, 'Cy': None, 'Di': 3}
-        >>> table.events[0].describe()
-        'draw for seat 1: Ann 5s, Bob 9d, Cy 4d; Bob wins'
-        >>> table.waiting_list
-        ('Cy',)
-        """
-        self._between_hands("take seats")
-        names = list(requests)
-        for name in names:
-            self._new_name(name)
-            wanted = requests[name]
-            if wanted is not None:
-                self._check_seat(wanted)
-            self._check_chips(self._chips_for(name, chips), allow_zero=True)
-        free = set(self.free_seats)
-        contested: dict[int, list[str]] = {}
-        for name in names:
-            wanted = requests[name]
-            if wanted in free:
-                contested.setdefault(wanted, []).append(name)
-        placed: dict[str, int | None] = {}
-        later: list[str] = []
-        for seat, wanting in contested.items():
-            ranking = wanting if len(wanting) == 1 else self._draw_for(seat, wanting)
-            placed[ranking[0]] = seat
-            later.extend(ranking[1:])
-        later.extend(n for n in names if requests[n] not in free)
-        free.difference_update(s for s in placed.values() if s is not None)
-        for name in later:
-            wanted = requests[name]
-            start = 0 if wanted is None else wanted
-            order = [s for s in self._clockwise(start) if s in free] if free else []
-            placed[name] = order[0] if order else None
-            if order:
-                free.discard(order[0])
-        for name in names:
-            player = TablePlayer(name, None, self._chips_for(name, chips))
-            self._players[name] = player
-            got = placed[name]
-            if got is None:
-                self._waiting.append(name)
-                self.events.append(PlayerWaiting(name, len(self._waiting)))
-            else:
-                self._seat(player, got)
-        return {name: placed[name] for name in names}
-
-    @staticmethod
-    def _chips_for(name: str, chips: int | Mapping[str, int]) -> int:
-        return chips if isinstance(chips, int) else chips.get(name, 0)
-
-    def _draw_for(self, seat: int, names: Sequence[str]) -> list[str]:
-        """A draw of cards for ``seat``: the names ranked by their cards, best first."""
-        cards = Deck.standard(rng=self._rng).draw(len(names))
-        ranking = sorted(zip(names, cards, strict=True), key=lambda d: d[1], reverse=True)
-        self.events.append(SeatDrawn(seat, tuple(zip(names, cards, strict=True)), ranking[0][0]))
-        return [name for name, _ in ranking]
-
-    def _clockwise(self, seat: int) -> list[int]:
-        """Every seat clockwise after ``seat``, ending with ``seat`` itself (0: from seat 1)."""
-        n = self.seat_count
-        return [(seat + i - 1) % n + 1 for i in range(1, n + 1)]
-
-    def request_move(self, name: str, seat: int) -> bool:
-        """Ask to move ``name`` to ``seat``: at once if it is free (True), else when it is
-        vacated, ahead of the waiting list (17.1(a)). A new request replaces an old one.
-        A player who moves waits for the big blind at his new seat.
-
-        >>> table = Table(TableRules(), seats=2)
-        >>> table.sit("Ann", 1, 100); table.sit("Bob", 2, 100); table.join_waiting_list("Cy")
-        >>> table.request_move("Ann", 2)
-        False
-        >>> table.leave("Bob")
-        100
-        >>> table.player("Ann").seat, table.player("Cy").seat
-        (2, 1)
-        """
-        self._between_hands("change seats")
-        player = self.player(name)
-        self._check_seat(seat)
-        if player.seat is None:
-            raise TableError(f"{name} is on the waiting list, not seated")
-        if player.seat == seat:
-            raise TableError(f"{name} already sits in seat {seat}")
-        if seat in self._seats:
-            self._moves[name] = seat
-            self.events.append(MoveRequested(name, seat))
-            return False
-        self._moves.pop(name, None)
-        self._move(player, seat)
-        return True
-
-    def cancel_move(self, name: str) -> None:
-        """Withdraw ``name``'s standing move request.
-
-        >>> table = Table(TableRules(), seats=2)
-        >>> table.sit("Ann", 1, 0); table.sit("Bob", 2, 0); table.request_move("Ann", 2)
-        False
-        >>> table.cancel_move("Ann"); table.pending_moves
-        {}
-        """
-        self.player(name)
-        self._moves.pop(name, None)
-
-    def _move(self, player: TablePlayer, seat: int) -> None:
-        old = player.seat
-        assert old is not None
-        del self._seats[old]
-        player.seat = seat
-        player.in_rotation = False
-        self._seats[seat] = player
-        self.events.append(PlayerMoved(player.name, old, seat))
-        self._fill([old])
-
-    def _fill(self, vacated: list[int]) -> None:
-        """Give vacated seats to seated players who asked for them, then to the waiting list."""
-        queue = list(vacated)
-        while queue:
-            seat = queue.pop(0)
-            if seat in self._seats:
-                continue
-            movers = [n for n, wanted in self._moves.items() if wanted == seat]
-            if movers:
-                winner = movers[0] if len(movers) == 1 else self._draw_for(seat, movers)[0]
-                del self._moves[winner]
-                self._move(self._players[winner], seat)
-            elif self._waiting:
-                self._seat(self._players[self._waiting.pop(0)], seat)
-
-    def leave(self, name: str, reason: str = "") -> int:
-        """``name`` leaves the table or the waiting list; return the chips he takes.
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 4, 100)
-        >>> table.leave("Ann"), table.free_seats
-        (100, (1, 2, 3, 4, 5, 6))
-        """
-        self._between_hands("leave")
-        player = self.player(name)
-        del self._players[name]
-        self._moves.pop(name, None)
-        seat = player.seat
-        if seat is None:
-            self._waiting.remove(name)
-        else:
-            del self._seats[seat]
-        self.events.append(PlayerLeft(name, seat, player.chips, reason))
-        if seat is not None:
-            self._fill([seat])
-        return player.chips
-
-    def verify_buy_in(self, name: str, chips: int) -> None:
-        """Raise unless ``name`` may buy ``chips`` now: only between hands (Table Stakes).
-
-        >>> table = Table(TableRules(), seats=6)
-        >>> table.sit("Ann", 1, 100); table.sit("Bob", 2, 100)
-        >>> _ = table.start_hand()
-        >>> table.verify_buy_in("Ann", 100)
-        Traceback (most recent call last):
-        ...
-        croupier.errors.RuleViolationError: Poker definitions: Table Stakes: chips can be bought only between hands (hand 1 is in progress); allowed: buy in after the hand
-        """
-        self.player(name)
-        if self.hand is not None:
-            raise RuleViolationError(
-                STAKES,
-                f"chips can be bought only between hands (hand {self.hand_number} is in progress)",
-                "buy in after the hand",
-            )
-        self._check_chips(chips, allow_zero=False)
-
-    def can_buy_in(self, name: str, chips: int) -> bool:
-        """Whether :meth:`buy_in` would succeed.
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 1)
-        >>> table.can_buy_in("Ann", 100), table.can_buy_in("Ann", -5)
-        (True, False)
-        """
-        return _can(lambda: self.verify_buy_in(name, chips))
-
-    def buy_in(self, name: str, chips: int) -> None:
-        """Add ``chips`` to ``name``'s stack (seated or waiting), between hands only.
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 1)
-        >>> table.buy_in("Ann", 250); table.stacks
-        {'Ann': 250}
-        """
-        self.verify_buy_in(name, chips)
-        player = self._players[name]
-        player.chips += chips
-        self.events.append(ChipsBought(name, chips, player.chips))
-
-    def sit_out(self, name: str) -> None:
-        """``name`` keeps his seat but is not dealt in until :meth:`sit_in`.
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 1, 100)
-        >>> table.sit_out("Ann"); table.player("Ann").ready
-        False
-        """
-        self._between_hands("sit out")
-        player = self.player(name)
-        if player.seat is None:
-            raise TableError(f"{name} is not seated")
-        if not player.sitting_out:
-            player.sitting_out = True
-            self.events.append(PlayerSatOut(name, "by choice"))
-
-    def sit_in(self, name: str) -> None:
-        """``name`` comes back after :meth:`sit_out` (and waits for the big blind by default).
-
-        >>> table = Table(TableRules(), seats=6); table.sit("Ann", 1, 100)
-        >>> table.sit_out("Ann"); table.sit_in("Ann"); table.player("Ann").ready
-        True
-        """
-        self._between_hands("sit in")
-        player = self.player(name)
-        if player.sitting_out:
-            player.sitting_out = False
-            self.events.append(PlayerSatIn(name))
 
     # ---------------------------------------------------------------- hands
     def verify_start_hand(self) -> None:
@@ -1177,11 +496,3 @@ def default_action(hand: HandState) -> str:
         return "checks"
     hand.fold()
     return "folds"
-
-
-def _can(check: Callable[[], None]) -> bool:
-    try:
-        check()
-    except CroupierError:
-        return False
-    return True
