@@ -99,8 +99,9 @@ def test_antes_go_in_before_any_card_is_dealt() -> None:
     rules = TableRules(SEVEN_CARD_STUD, FixedLimit(10, 20), blinds=(), ante=2, table_minimum=5)
     hand = HandState(rules, {1: 100, 2: 100, 3: 100}, button=3, seed=4)
     kinds = [type(e).__name__ for e in hand.events]
-    assert kinds[1:4] == ["AntePosted"] * 3
-    assert kinds.index("CardsDealt") > 3
+    assert kinds[1] == "DeckCut"  # Poker definitions: Cut, before anything is posted or dealt
+    assert kinds[2:5] == ["AntePosted"] * 3
+    assert kinds.index("CardsDealt") > 4
     assert hand.total_pot == 6 + hand.current_bet
 
 

@@ -17,41 +17,12 @@ KNOWN_NON_IDS: frozenset[tuple[str, str]] = frozenset(
         # blackjack owner: an error's rule names the section, not one of 4.1(a)-(g)
         ("blackjack/rules.py", "Blackjack 4.1"),
         ("blackjack/round.py", "Blackjack 4.1"),
-        # lead: game sources name whole sections, and one source is no id at all
-        ("poker/games.py", "Manila 14.2"),
-        ("poker/games.py", "Manila 14.3"),
-        ("poker/games.py", "Manila 14.4"),
-        ("poker/games.py", "3-Card Manila 15.2"),
-        ("poker/games.py", "3-Card Manila 15.3"),
-        ("poker/games.py", "Seven Card Stud 13 (inferred)"),
-        # PHH owner: the registry has no "Community Card" definition
-        ("phh/replay.py", "Poker definitions: Community"),
     }
 )
 """Citations that are not registry ids yet, each in another owner's file (to be fixed there)."""
 
-KNOWN_SOURCE_NON_IDS: frozenset[str] = frozenset(
-    {
-        "Omaha 17.1",  # OMAHA.source is built as f"Omaha 17.{n}": sections, not ids
-        "Omaha 17.2",
-        "Omaha 17.3",
-        "Omaha 17.4",
-        "Omaha 17.5",
-        "Omaha 17.6",
-        "Manila 14.2",
-        "Manila 14.3",
-        "Manila 14.4",
-        "3-Card Manila 15.2",
-        "3-Card Manila 15.3",
-        "Seven Card Stud 13 (inferred)",
-        "x.1(a) seat choice",  # HOLDEM.source: the blind games' common rules, not registry ids
-        "x.1(b) button",
-        "x.1(c) blinds",
-        "x.1(d) deal",
-        "x.2 first round",
-    }
-)
-"""``GameSpec.source`` entries (lead, ``poker/games.py``) that are not registry ids yet."""
+KNOWN_SOURCE_NON_IDS: frozenset[str] = frozenset()
+"""``GameSpec.source`` entries that are not registry ids (none: every source is an id)."""
 
 
 @pytest.fixture(scope="module")

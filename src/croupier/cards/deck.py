@@ -301,6 +301,27 @@ class Deck:
         """The undealt cards, top first."""
         return tuple(reversed(self._cards))
 
+    def cut(self, position: int) -> None:
+        """Cut the undealt deck: the top ``position`` cards go to the bottom (Poker
+        definitions: Cut).
+
+        >>> deck = Deck.stacked("As Kd Qh Jc"); deck.cut(1); deck.remaining
+        (Card('Kd'), Card('Qh'), Card('Jc'), Card('As'))
+        """
+        count = len(self._cards)
+        if (
+            isinstance(position, bool)
+            or not isinstance(position, int)
+            or not 0 <= position < max(count, 1)
+        ):
+            raise CroupierError(
+                f"a cut is a position from 0 to {max(count - 1, 0)}, not {position!r}"
+            )
+        if position:
+            top = self._cards[count - position :]
+            self._cards[position:] = self._cards[: count - position]
+            self._cards[:position] = top
+
     def copy(self) -> Deck:
         """An independent copy (the same order and piles).
 

@@ -201,7 +201,10 @@ class _Action:
 
 def _parse_actions(hh: HandHistory) -> list[_Action]:
     out = []
-    for index, raw in enumerate(hh.fields.get("actions", ())):
+    actions = hh.fields.get("actions", ())
+    if not isinstance(actions, list | tuple):
+        raise PHHError(f"actions must be a list of strings, not {actions!r}", where=hh.where)
+    for index, raw in enumerate(actions):
         text = str(raw).split(" #", 1)[0].strip()
         if not text or text.startswith("#"):
             continue
@@ -359,7 +362,7 @@ class _Replayer:
         fixed = [s.cards_per_player for s in game.streets if s.cards_per_player]
         due = {seat: deque(fixed) for seat in range(1, n + 1)}
         boards = deque(s.board for s in game.streets if s.board) or deque([1])  # stud: a
-        # community card when the deck runs short (Poker definitions: Community Card)
+        # community card when the deck runs short (Seven Card Stud 13 (deal))
         for a in self.actions:
             where = f"{self.hh.where} action {a.index} {a.text!r}"
             if a.actor == "d" and a.verb == "dh":

@@ -3,8 +3,8 @@ restock (Draw 11), as one part of :class:`~croupier.poker.state.HandState`.
 
 >>> from croupier.poker import DRAW, HandState, NoLimit, TableRules
 >>> hand = HandState(TableRules(DRAW, NoLimit()), {1: 100, 2: 100, 3: 100}, button=1, seed=2)
->>> [type(e).__name__ for e in hand.events[1:4]]
-['BlindPosted', 'BlindPosted', 'CardsDealt']
+>>> [type(e).__name__ for e in hand.events[1:5]]
+['DeckCut', 'BlindPosted', 'BlindPosted', 'CardsDealt']
 """
 
 from __future__ import annotations
@@ -12,11 +12,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from croupier.cards.card import Card
+from croupier.cards.card import Card, parse_cards
 from croupier.cards.deck import Deck
-from croupier.errors import CroupierError, IllegalActionError, RuleViolationError
+from croupier.errors import (
+    CroupierError,
+    IllegalActionError,
+    InvalidActionError,
+    RuleViolationError,
+)
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, _can, _parse_discards
+from croupier.poker._core import HandCore, _can, _malformed, _parse_discards
 from croupier.poker.blinds import blind_posters
 from croupier.poker.games import ForcedBets
 
@@ -240,3 +245,64 @@ class Dealing(HandCore):
         if self._actor is None:
             self._stage = "bet"
         self._after_action()
+
+    # -------------------------------------------------------------- boxed cards
+    def verify_report_boxed_card(self, card: Card | str) -> None:
+        """Raise unless the dealer may report ``card`` as boxed now: face up in the deck
+        before it is dealt, so it must be the next card of a deal
+        (Poker definitions: Boxed Card). A fifth boxed card makes the deck defective
+        (Poker definitions: Defective Deck); the hand must then be declared a misdeal,
+        which croupier does not model (Decision 3.2-16), so the report is refused.
+
+        >>> from croupier.poker import HandState, TableRules
+        >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1, automatic=False)
+        >>> hand.can_report_boxed_card("As")
+        False
+        """
+        chosen = _malformed(
+            lambda given, _what: (given,) if isinstance(given, Card) else parse_cards(given),
+            card,
+            "a boxed card",
+        )
+        if len(chosen) != 1:
+            raise InvalidActionError(f"report one boxed card, not {len(chosen)}")
+        if self._stage != "deal":
+            raise IllegalActionError(
+                "Poker definitions: Boxed Card",
+                "a boxed card is found while dealing: no deal is due",
+                "when the next chore is a deal",
+            )
+        if len(self.deck) == 0 or self.deck.peek(1)[0] != chosen[0]:
+            raise IllegalActionError(
+                "Poker definitions: Boxed Card",
+                f"{chosen[0]} is not the next card of the deck",
+                "the card on top of the deck",
+            )
+        boxed = sum(1 for e in self.events if isinstance(e, ev.CardBoxed))
+        if boxed >= 4:
+            raise IllegalActionError(
+                "Poker definitions: Defective Deck",
+                "a fifth boxed card makes the deck defective: the hand is a misdeal",
+                "a new deck and a new deal",
+            )
+
+    def can_report_boxed_card(self, card: Card | str) -> bool:
+        """Whether :meth:`report_boxed_card` is allowed now."""
+        return _can(self.verify_report_boxed_card, card)
+
+    def report_boxed_card(self, card: Card | str) -> ev.CardBoxed:
+        """The dealer found ``card`` face up on top of the deck: it is shown to everyone
+        and set aside with the burn cards, and the deal goes on with the next card.
+
+        >>> from croupier.poker import HandState, TableRules
+        >>> from croupier.cards import Deck, full_deck
+        >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1,
+        ...                  deck=Deck(full_deck(), shuffle=False), automatic=False)
+        >>> _ = hand.step()  # forced bets
+        >>> hand.report_boxed_card(hand.deck.peek(1)[0]).describe()
+        'boxed card 2c set aside'
+        """
+        self.verify_report_boxed_card(card)
+        event = ev.CardBoxed(self.deck.burn())
+        self._log(event)
+        return event

@@ -21,11 +21,13 @@ __all__ = [
     "BlindPosted",
     "BringIn",
     "Called",
+    "CardBoxed",
     "CardBurned",
     "CardsDealt",
     "Checked",
     "CommunityDealt",
     "Conceded",
+    "DeckCut",
     "Discarded",
     "Event",
     "Folded",
@@ -157,6 +159,42 @@ class CardsDealt(Event):
         """One line (down cards shown as ``??``: the log itself keeps them)."""
         shown = format_cards(self.cards, " ") if self.up else " ".join("??" for _ in self.cards)
         return f"seat {self.seat} is dealt {shown}"
+
+
+@dataclass(frozen=True)
+class DeckCut(Event):
+    """The cut after the shuffle (Poker definitions: Cut): the top ``position`` cards went
+    to the bottom. ``position`` is None when the deck was handed over already cut (a
+    stacked deck, a replayed record, or a live dealer who did not report it).
+
+    >>> DeckCut(17).describe(), DeckCut(None).describe()
+    ('the deck is cut at card 17', 'the deck is dealt in the order given')
+    """
+
+    position: int | None
+
+    def describe(self) -> str:
+        """One line."""
+        if self.position is None:
+            return "the deck is dealt in the order given"
+        return f"the deck is cut at card {self.position}"
+
+
+@dataclass(frozen=True)
+class CardBoxed(Event):
+    """A card found face up in the deck (Poker definitions: Boxed Card), reported by the
+    dealer: it is shown to everyone and set aside like a burn card.
+
+    >>> from croupier.cards import Card
+    >>> CardBoxed(Card.parse("7h")).describe()
+    'boxed card 7h set aside'
+    """
+
+    card: Card
+
+    def describe(self) -> str:
+        """One line."""
+        return f"boxed card {self.card} set aside"
 
 
 @dataclass(frozen=True)

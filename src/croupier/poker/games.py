@@ -174,12 +174,12 @@ class GameSpec:
         return min(10, (deck - self.burns - self.board_cards) // self.hole_cards)
 
 
-_BLIND_COMMON = (
-    "x.1(a) seat choice",
-    "x.1(b) button",
-    "x.1(c) blinds",
-    "x.1(d) deal",
-    "x.2 first round",
+_BLIND_COMMON = (  # the blind games' common rules, as Omaha words them (x.1, x.2)
+    "Omaha 17.1(a)",
+    "Omaha 17.1(b)",
+    "Omaha 17.1(c)",
+    "Omaha 17.1(d)",
+    "Omaha 17.2(a)",
 )
 
 HOLDEM = GameSpec(
@@ -193,7 +193,13 @@ HOLDEM = GameSpec(
         Street("river", burn=True, board=1),
     ),
     forced=ForcedBets.BLINDS,
-    source=("Hold'em 16.6(e)", "Hold'em 16.6(f)", *_BLIND_COMMON),
+    source=(
+        "Hold'em 16 (structure)",
+        "Hold'em 16 (hand composition)",
+        "Hold'em 16.6(e)",
+        "Hold'em 16.6(f)",
+        *_BLIND_COMMON,
+    ),
     inferred=(
         "Section 16 is missing except 16.6(e)-(f): played as Omaha (17) with two hole cards "
         "and the best five of any hole and board cards (DIGEST 2.C, 6.2).",
@@ -212,7 +218,18 @@ OMAHA = GameSpec(
     ),
     forced=ForcedBets.BLINDS,
     composition=EXACTLY_TWO_PLUS_THREE,
-    source=tuple(f"Omaha 17.{n}" for n in (1, 2, 3, 4, 5, 6)),
+    source=tuple(
+        f"Omaha 17.{n}({letter})"
+        for n, letters in (
+            (1, "abcd"),
+            (2, "abc"),
+            (3, "abc"),
+            (4, "abc"),
+            (5, "abcdef"),
+            (6, "abcdef"),
+        )
+        for letter in letters
+    ),
 )
 
 MANILA = GameSpec(
@@ -229,7 +246,17 @@ MANILA = GameSpec(
     forced=ForcedBets.BLINDS,
     composition=EXACTLY_TWO_PLUS_THREE,
     ranking=STRIPPED,
-    source=("Manila 14.1(d)", "Manila 14.2", "Manila 14.3", "Manila 14.4"),
+    source=(
+        "Manila 14.1 (hole cards)",
+        "Manila 14.1(d)",
+        *(
+            f"Manila 14.{n}({letter})"
+            for n, letters in ((2, "abc"), (3, "abc"), (4, "abcd"))
+            for letter in letters
+        ),
+        "Manila 14 (hand composition)",
+        "Manila 14.5",
+    ),
     inferred=(
         "The section's name is not seen; the deal matches Manila (DIGEST 6.1).",
         "Two hole cards, both used, with exactly three board cards.",
@@ -255,8 +282,10 @@ THREE_CARD_MANILA = GameSpec(
     source=(
         "3-Card Manila 15.1(c)",
         "3-Card Manila 15.1(d)",
-        "3-Card Manila 15.2",
-        "3-Card Manila 15.3",
+        *(f"3-Card Manila 15.{n}({letter})" for n in (2, 3) for letter in "abc"),
+        "3-Card Manila 15.4",
+        "3-Card Manila 15 (hand composition)",
+        "3-Card Manila 15.5",
     ),
     inferred=(
         "The section's name is not seen; the deal matches 3-Card Manila (DIGEST 6.1).",
@@ -327,7 +356,12 @@ SEVEN_CARD_STUD = GameSpec(
         Street("seventh street", burn=True, down=1, opener=Opener.BEST_EXPOSED_HAND),
     ),
     forced=ForcedBets.ANTE_BRING_IN,
-    source=("Seven Card Stud 13 (inferred)",),
+    source=(
+        "Seven Card Stud 13 (deal)",
+        "Seven Card Stud 13 (bring-in)",
+        "Seven Card Stud 13 (streets)",
+        "Seven Card Stud 13 (first to act)",
+    ),
     inferred=(
         "Section 13 is missing: standard seven card stud (ante; two down and one up; the lowest "
         "up card brings in; three more up cards and a last one down; the best exposed hand "

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from croupier.cards.card import Card
 from croupier.checks import seat_number
-from croupier.errors import IllegalActionError
+from croupier.errors import IllegalActionError, InvalidActionError
 from croupier.evaluation.evaluate import evaluate
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
@@ -218,4 +218,7 @@ class Showdown(HandCore):
                 "the dealer may inspect a hand only at the completion of the hand",
                 "after the hand",
             )
+        seat = _malformed(seat_number, seat, "a seat")
+        if seat not in self.players:
+            raise InvalidActionError(f"seat {seat} is not in this hand")
         return self.players[seat].cards

@@ -93,6 +93,7 @@ class HandState(Dealing, Betting, Showdown):
         antes: Mapping[int, int] | None = None,
         ante_trimming: bool = False,
         blinds: Mapping[int, int] | None = None,
+        cut: int | None = None,
     ) -> None:
         if not isinstance(rules, TableRules):
             raise CroupierError(f"rules must be TableRules, not {rules!r}")
@@ -161,8 +162,14 @@ class HandState(Dealing, Betting, Showdown):
                 if lowest > 0
                 else Deck.standard(seed=seed, rng=self._rng)
             )
+            if cut is not None:
+                raise CroupierError("a cut is reported only for a deck the dealer shuffled")
+            cut = self._rng.randrange(1, len(deck))  # Poker definitions: Cut
+            deck.cut(cut)
         else:
             self._verify_deck(deck)
+            if cut is not None:  # the dealer's reported cut, already in the deck's order
+                cut = whole_number(cut, "a cut")
         self._placed = not deck.remaining  # an empty deck: the caller places the cards
         # draw poker's restock shuffles from a secret drawn now from the hand's source, so
         # the hand never needs its random source again (and a copy shares nothing)
@@ -229,6 +236,7 @@ class HandState(Dealing, Betting, Showdown):
                 tuple(self._explicit_blinds.items()),
             )
         )
+        self._log(ev.DeckCut(cut))
         if automatic:
             self._run_chores()
 
@@ -523,6 +531,7 @@ class HandState(Dealing, Betting, Showdown):
         ):
             raise CroupierError("the log's first event names seats and stacks that do not match")
         deck = Deck(start.deck, shuffle=False)
+        logged_cut = events[1] if len(events) > 1 and isinstance(events[1], ev.DeckCut) else None
         antes = dict(zip(start.seats, start.antes, strict=True)) if start.antes else None
         state = cls(
             rules,
@@ -534,8 +543,11 @@ class HandState(Dealing, Betting, Showdown):
             antes=antes,
             ante_trimming=start.ante_trimming,
             blinds=dict(start.blinds) or None,
+            cut=logged_cut.position if logged_cut is not None else None,
         )
-        state.events[0] = start  # the log's own record of engine and rules versions
+        state.events[0] = start
+        if logged_cut is None:  # a log from before cuts were recorded
+            del state.events[1]  # the log's own record of engine and rules versions
         if not start.deck:  # cards were placed as the hand went (a replayed record)
             order: list[Card] = []
             for event in events:
@@ -546,6 +558,11 @@ class HandState(Dealing, Betting, Showdown):
             state.deck.put_on_top(order)
         state._restock_orders = [e.cards for e in events if isinstance(e, ev.StubRestocked)]
         for index, event in enumerate(events[1:], start=1):
+            if isinstance(event, ev.CardBoxed):  # the dealer's report, where it was made
+                while state.phase is Phase.DEALER and len(state.events) < index:
+                    state.step()
+                state.report_boxed_card(event.card)
+                continue
             if not isinstance(event, ev.PlayerAction):
                 continue
             conceding = isinstance(event, ev.Conceded)
