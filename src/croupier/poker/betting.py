@@ -269,15 +269,14 @@ class Betting(HandCore):
 
     def _range_rule(self, amount: int, low: int, high: int, player: PlayerState) -> str:
         game = self.game
-        name = self.rules.structure.name
+        structure = self.rules.structure
         if amount > player.bet + player.stack:
             return "Poker definitions: Table Stakes"
-        if name == "spread-limit":
-            return game.limit_rule("e")
-        if name == "fixed-limit":
-            return "Poker definitions: Fixed Bet"
-        if name == "pot-limit" and amount > high:
-            return game.limit_rule("d")
+        rule = structure.size_rule
+        if rule is not None:  # a letter names the game's own copy of 17.6
+            return game.limit_rule(rule) if len(rule) == 1 else rule
+        if structure.over_limit_letter is not None and amount > high:
+            return game.limit_rule(structure.over_limit_letter)
         if amount < low and self._current_bet == 0:
             return game.limit_rule("a")  # below the minimum wager on the table's sign
         return game.limit_rule("c") if amount < low else game.limit_rule("a")

@@ -28,6 +28,7 @@ from croupier.evaluation.omaha_table import omaha_tables_for
 from croupier.evaluation.rankings import STANDARD
 from croupier.evaluation.tables import tables_for
 from croupier.poker import _fastsim_kernel as kernel
+from croupier.poker.games import GAMES
 
 __all__ = ["CHUNK_HANDS", "FastResult", "fast_simulate", "fast_simulate_parallel"]
 
@@ -100,7 +101,7 @@ def fast_simulate(
             small,
             big,
             2 * big,
-            game == "stud7",
+            GAMES[game].hole_cards == 7,  # seven card stud (five card stud deals five)
             seed,
             record,
             t.card_key7,
@@ -117,7 +118,7 @@ def fast_simulate(
         return FastResult(
             hands, totals, squares, decks if record else None, actions if record else None
         )
-    hole = 2 if game == "holdem" else 4
+    hole = GAMES[game].hole_cards
     kernel.run(
         players, hands, stack, small, big, hole, STRUCTURES[structure], seed, record,
         t.card_key7, t.card_key5, t.card_suit_mask, t.nonflush7, t.flush,

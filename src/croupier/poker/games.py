@@ -126,6 +126,8 @@ class GameSpec:
     """The rules the game follows."""
     inferred: tuple[str, ...] = ()
     """What is inferred where the Gazette text is missing (shown by ``croupier rules``)."""
+    seat_rule: str = "Omaha 17.1(a)"
+    """The game's rule for choosing seats (its own copy of x.1(a))."""
 
     def limit_rule(self, letter: str) -> str:
         """The id of this game's own copy of a betting-limit rule, named by its Omaha 17.6
@@ -324,6 +326,7 @@ FIVE_CARD_STUD = GameSpec(
     name="stud5",
     title="Five Card Stud",
     section=12,
+    seat_rule="Five Card Stud 12.1(a)",
     streets=(
         Street("second card", down=1, up=1, opener=Opener.LOWEST_UP_CARD),
         Street("third card", burn=True, up=1, opener=Opener.BEST_EXPOSED_HAND),

@@ -205,7 +205,7 @@ class Seating:
 
     # -------------------------------------------------------------- seating
     def _seat_rule(self) -> str:
-        return "Five Card Stud 12.1(a)" if self.rules.game.section == 12 else "Omaha 17.1(a)"
+        return self.rules.game.seat_rule
 
     def _between_hands(self, what: str) -> None:
         if self.hand is not None:

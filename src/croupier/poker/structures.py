@@ -39,6 +39,11 @@ class BettingStructure:
     """Whether raises are limited to three a round (fixed and spread limit)."""
     name: ClassVar[str] = "structure"
     """Short name for the CLI, JSON and hand histories."""
+    size_rule: ClassVar[str | None] = None
+    """The rule any bet of a size the structure does not offer breaks: a rule id, or the
+    letter of the game's own copy of the 17.6 limits (None: the general limit rules)."""
+    over_limit_letter: ClassVar[str | None] = None
+    """The 17.6 letter a bet above the structure's maximum breaks (pot limit: ``d``)."""
 
     def min_bet(self, street: int, table_minimum: int) -> int:
         """The smallest opening bet (a total for the round) on this street."""
@@ -96,6 +101,7 @@ class PotLimit(NoLimit):
     ratio: Fraction = Fraction(1)
     """1 for full pot, 1/2 for half pot."""
     name: ClassVar[str] = "pot-limit"
+    over_limit_letter: ClassVar[str | None] = "d"
 
     def __post_init__(self) -> None:
         ratio = self.ratio
@@ -132,6 +138,7 @@ class FixedLimit(BettingStructure):
     """The first street (0-based) that uses the big bet."""
     capped: ClassVar[bool] = True
     name: ClassVar[str] = "fixed-limit"
+    size_rule: ClassVar[str | None] = "Poker definitions: Fixed Bet"
 
     def __post_init__(self) -> None:
         small = whole_chips(self.small_bet, "the fixed-limit small bet", minimum=1)
@@ -177,6 +184,7 @@ class SpreadLimit(BettingStructure):
     """The largest bet or raise."""
     capped: ClassVar[bool] = True
     name: ClassVar[str] = "spread-limit"
+    size_rule: ClassVar[str | None] = "e"
 
     def __post_init__(self) -> None:
         low = whole_chips(self.minimum, "the spread-limit minimum", minimum=1)
