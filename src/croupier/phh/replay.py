@@ -439,19 +439,20 @@ class _Replayer:
     def _deal_chore(self) -> None:
         hand = self.hand
         street = hand.game.streets[hand.street]
-        order: list[Card] = []
-        if street.burn:
-            order.append(self.spare.popleft())
         live = [s for s in sorted(hand.players) if not hand.players[s].folded]
         per_player = street.cards_per_player
-        if per_player and self.board_queue and not self.queues[live[0]]:
+        needed = hand.cards_needed  # the referee says what this deal takes
+        # a deck too short for everyone: one community card (seven card stud, 13 inferred)
+        community = bool(per_player) and needed < per_player * len(live) + street.board
+        dealt = (per_player if community else per_player * len(live)) + street.board
+        order: list[Card] = [self.spare.popleft() for _ in range(needed - dealt)]  # the burn
+        if community:
             order.extend(self._next(self.board_queue) for _ in range(per_player))
         else:
             for _ in range(per_player):
                 order.extend(self._next(self.queues[s]) for s in live)
         order.extend(self._next(self.board_queue) for _ in range(street.board))
-        hand.deck.put_on_top(order)
-        hand.step()
+        hand.deal(order)  # the record names the cards: the replay deals them as a live dealer
 
     def _showdown_chore(self) -> None:
         hand = self.hand
@@ -557,8 +558,9 @@ class _Replayer:
             thrown = [c for c in _cards(a.args[0], where) if c is not None] if a.args else []
             seat = legal.seat
             fresh = [self._next(self.queues[seat]) for _ in thrown]
-            hand.deck.put_on_top(fresh)
             hand.discard(thrown)
+            if fresh:  # the dealer then deals the replacements the record names
+                hand.deal(fresh)
         else:
             raise PHHError(f"unknown action {a.verb!r}", where=where)
 

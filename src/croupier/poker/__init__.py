@@ -15,6 +15,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from croupier._lazy import lazy_exports
+from croupier.poker._core import Chore
+from croupier.poker.actions import (
+    Action,
+    BringIn,
+    Call,
+    Check,
+    CheckOrCall,
+    Concede,
+    Discard,
+    Fold,
+    RaiseTo,
+    RequestShow,
+    parse_action,
+)
 from croupier.poker.events import Event, PlayerAction
 from croupier.poker.games import (
     DRAW,
@@ -31,6 +45,7 @@ from croupier.poker.games import (
     Street,
     game_by_name,
 )
+from croupier.poker.policies import Policy
 from croupier.poker.pots import Pot, build_pots, split_pot
 from croupier.poker.settings import (
     NZ_CAP,
@@ -44,6 +59,7 @@ from croupier.poker.settings import (
 from croupier.poker.state import HandState, IllegalActionError, LegalActions, Phase, PlayerState
 from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit, SpreadLimit
 from croupier.poker.table import EntryRule, SeatingRules, Table, TableError
+from croupier.poker.views import PlayerView, SeatView
 
 if TYPE_CHECKING:
     from croupier.poker.fastsim import FastResult, fast_simulate, fast_simulate_parallel
@@ -64,11 +80,20 @@ __all__ = [
     "POKERKIT_CAP",
     "SEVEN_CARD_STUD",
     "THREE_CARD_MANILA",
+    "Action",
     "BettingStructure",
+    "BringIn",
+    "Call",
+    "Check",
+    "CheckOrCall",
+    "Chore",
+    "Concede",
+    "Discard",
     "EntryRule",
     "Event",
     "FastResult",
     "FixedLimit",
+    "Fold",
     "ForcedBets",
     "GameSpec",
     "HandState",
@@ -81,10 +106,15 @@ __all__ = [
     "Phase",
     "PlayerAction",
     "PlayerState",
+    "PlayerView",
+    "Policy",
     "Pot",
     "PotLimit",
     "RaiseCap",
+    "RaiseTo",
     "Rake",
+    "RequestShow",
+    "SeatView",
     "SeatingRules",
     "SpreadLimit",
     "Street",
@@ -95,5 +125,6 @@ __all__ = [
     "fast_simulate",
     "fast_simulate_parallel",
     "game_by_name",
+    "parse_action",
     "split_pot",
 ]

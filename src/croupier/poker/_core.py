@@ -28,7 +28,7 @@ from croupier.poker.games import GameSpec
 from croupier.poker.pots import Pot, build_pots
 from croupier.poker.settings import TableRules
 
-__all__ = ["HandCore", "Phase", "PlayerState"]
+__all__ = ["Chore", "HandCore", "Phase", "PlayerState"]
 
 T = TypeVar("T")
 
@@ -49,6 +49,42 @@ class Phase(StrEnum):
     """A player must discard (draw poker)."""
     COMPLETE = "complete"
     """The hand is over."""
+
+
+class Chore(StrEnum):
+    """A dealer chore: what :meth:`HandState.step` does next (or, with a live dealer's
+    empty deck, what :meth:`HandState.deal` waits for).
+
+    >>> Chore.DEAL.value
+    'deal'
+    """
+
+    POST_FORCED_BETS = "post forced bets"
+    """Antes and blinds."""
+    DEAL = "deal"
+    """Deal a street (burn, hole or up cards, board) or a draw's replacements."""
+    OPEN_BETTING = "open the betting"
+    """Find who opens the round."""
+    START_DRAW = "start the draw"
+    """Open the draw (draw poker)."""
+    COLLECT_BETS = "collect bets"
+    """Sweep the round's bets into the pot (an uncalled bet goes back)."""
+    SHOWDOWN = "showdown"
+    """Read and show the hands."""
+    AWARD_POTS = "award pots"
+    """Pay each pot (rake first)."""
+
+
+_CHORES = {
+    "forced": Chore.POST_FORCED_BETS,
+    "deal": Chore.DEAL,
+    "replace": Chore.DEAL,
+    "bet": Chore.OPEN_BETTING,
+    "draw": Chore.START_DRAW,
+    "collect": Chore.COLLECT_BETS,
+    "showdown": Chore.SHOWDOWN,
+    "award": Chore.AWARD_POTS,
+}
 
 
 @dataclass
@@ -139,6 +175,7 @@ class HandCore:
     _restock_orders: list[tuple[Card, ...]]
     _views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]]
     _explicit_blinds: dict[int, int]
+    _pending_draw: tuple[int, tuple[Card, ...]] | None
 
     if TYPE_CHECKING:  # defined by the parts that put the hand together
 
@@ -218,8 +255,21 @@ class HandCore:
             "collect": "collect bets",
             "showdown": "showdown",
             "award": "award pots",
+            "replace": "deal the draw",
         }
         return names[self._stage]
+
+    @property
+    def next_chore(self) -> Chore | None:
+        """The next dealer chore as a value (None when a player is to act or it is over).
+
+        >>> from croupier.poker import HandState, TableRules
+        >>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1, automatic=False).next_chore
+        <Chore.POST_FORCED_BETS: 'post forced bets'>
+        """
+        if self.phase is not Phase.DEALER:
+            return None
+        return _CHORES[self._stage]
 
     def hand_of(self, seat: int) -> HandValue | None:
         """A player's evaluated hand once the board is complete (None if folded or not yet)."""

@@ -21,7 +21,7 @@ from croupier.errors import (
     RuleViolationError,
 )
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, _can, _malformed, _parse_discards
+from croupier.poker._core import HandCore, PlayerState, _can, _malformed, _parse_discards
 from croupier.poker.blinds import blind_posters
 from croupier.poker.games import ForcedBets
 
@@ -171,14 +171,27 @@ class Dealing(HandCore):
             return list(self._explicit_blinds.values())
         return list(self.rules.blinds)
 
+    def _street_plan(self) -> tuple[bool, bool, int]:
+        """The street's deal: (a burn?, one community card for a short deck?, cards in all).
+        A live dealer's empty deck counts the cards still unseen."""
+        street = self.game.streets[self.street]
+        live = sum(1 for p in self.players.values() if not p.folded)
+        per_player = street.cards_per_player
+        available = len(self.deck) or self._unseen()
+        shortage = bool(per_player) and available - street.burn < per_player * live
+        need = (per_player if shortage else per_player * live) + street.board
+        burns = street.burn and available > need  # no burn when it would leave too few cards
+        return burns, shortage, need + (1 if burns else 0)
+
+    def _unseen(self) -> int:
+        return len(self._game_cards) - len(self.deck.dealt) - len(self.deck.burned)
+
     def _deal_street(self) -> None:
         street = self.game.streets[self.street]
         live = [s for s in self._clockwise_from(self.button) if not self.players[s].folded]
         per_player = street.cards_per_player
-        burn = 1 if street.burn else 0
-        shortage = per_player and len(self.deck) - burn < per_player * len(live)
-        need = (per_player if shortage else per_player * len(live)) + street.board
-        if street.burn and len(self.deck) > need:  # no burn when it would leave too few cards
+        burns, shortage, _ = self._street_plan()
+        if burns:
             self._log(ev.CardBurned(self._burn()))
         if shortage:
             # seven card stud with eight players: one community card for everyone (13, inferred)
@@ -228,18 +241,32 @@ class Dealing(HandCore):
         self.verify_discard(cards)
         player = self.players[self._actor]  # type: ignore[index]
         chosen = _parse_discards(cards)
-        if chosen and len(self.deck) + len(
-            [c for c in self.deck.discards if c not in self._restocked]
-        ) < len(chosen):
+        if (
+            chosen
+            and not self._placed  # a live dealer's cards come with deal()
+            and len(self.deck) + len([c for c in self.deck.discards if c not in self._restocked])
+            < len(chosen)
+        ):
             raise CroupierError("the deck is exhausted: no cards left to replace the discards")
         for card in chosen:
             player.down.remove(card)
         self._log(ev.Discarded(player.seat, chosen))
+        if chosen and self._placed and len(self.deck) < len(chosen):
+            self._pending_draw = (player.seat, chosen)  # a live dealer deals the replacements
+            self._stage = "replace"
+            self._actor = None
+            return
+        self._replace(player, chosen)
+
+    def _replace(self, player: PlayerState, chosen: tuple[Card, ...]) -> None:
+        """Deal a drawing player's replacements, then pass the draw on."""
         if chosen:
             fresh = self._draw(len(chosen))  # before the new discards join the pile (Draw 11)
             self.deck.discard(chosen)
             player.down.extend(fresh)
             self._log(ev.CardsDealt(player.seat, fresh, up=False))
+        self._pending_draw = None
+        self._stage = "draw"
         self._to_act.discard(player.seat)
         self._actor = self._next_from(player.seat)
         if self._actor is None:
@@ -305,4 +332,100 @@ class Dealing(HandCore):
         self.verify_report_boxed_card(card)
         event = ev.CardBoxed(self.deck.burn())
         self._log(event)
+        return event
+
+    # ------------------------------------------------------- a live dealer deals
+    @property
+    def cards_needed(self) -> int:
+        """How many cards the next deal takes (burn card included): what a live dealer
+        passes to :meth:`deal`; 0 when no deal is due.
+
+        >>> from croupier.cards import Deck
+        >>> from croupier.poker import HandState, TableRules
+        >>> live = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=Deck([], shuffle=False))
+        >>> live.next_chore, live.cards_needed
+        (<Chore.DEAL: 'deal'>, 4)
+        """
+        if self._stage == "deal":
+            return self._street_plan()[2]
+        if self._stage == "replace" and self._pending_draw is not None:
+            return len(self._pending_draw[1])
+        return 0
+
+    def verify_deal(self, cards: Iterable[Card | str] | str) -> None:
+        """Raise unless a live dealer may enter these cards now: the hand was started with
+        an empty deck, a deal is due, and ``cards`` are exactly :attr:`cards_needed` cards
+        of the game's deck, none seen before, in the order dealt (burn card first).
+
+        >>> from croupier.cards import Deck
+        >>> from croupier.poker import HandState, TableRules
+        >>> live = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=Deck([], shuffle=False))
+        >>> live.can_deal("As Kd"), live.can_deal("As Kd Qh Jc")
+        (False, True)
+        """
+        if not self._placed:
+            raise IllegalActionError(
+                "Poker 3.3", "croupier deals this hand from its own deck", "a hand dealt live"
+            )
+        needed = self.cards_needed
+        if not needed or len(self.deck):
+            raise IllegalActionError(
+                "Poker 3.3", "no deal is due", f"{self.pending_chore or 'no chore'}"
+            )
+        chosen = _malformed(
+            lambda given, _what: tuple(given) if isinstance(given, tuple) else parse_cards(given),
+            cards if isinstance(cards, str) else tuple(cards),
+            "a deal",
+        )
+        if not all(isinstance(c, Card) for c in chosen):
+            chosen = _malformed(lambda given, _what: parse_cards(given), list(chosen), "a deal")
+        if len(chosen) != needed:
+            raise IllegalActionError(
+                "Poker 3.3", f"this deal takes {needed} cards, not {len(chosen)}", f"{needed} cards"
+            )
+        seen = set(self.deck.dealt) | set(self.deck.burned)
+        for card in chosen:
+            if card not in self._game_cards:
+                raise IllegalActionError(
+                    "Poker definitions: Defective Deck",
+                    f"{self.game.title} has no {card} in its deck",
+                    f"the {len(self._game_cards)} cards of the game's deck",
+                )
+            if card in seen:
+                raise IllegalActionError(
+                    "Poker definitions: Defective Deck",
+                    f"{card} has already been dealt",
+                    "new cards",
+                )
+        if len(set(chosen)) != len(chosen):
+            raise IllegalActionError(
+                "Poker definitions: Defective Deck", "the same card twice in one deal", "new cards"
+            )
+
+    def can_deal(self, cards: Iterable[Card | str] | str) -> bool:
+        """Whether :meth:`deal` with these cards is allowed now."""
+        return _can(self.verify_deal, cards)
+
+    def deal(self, cards: Iterable[Card | str] | str) -> ev.Event:
+        """A live dealer enters the cards physically dealt (burn card first, then one card
+        at a time clockwise, then the board): croupier referees, the dealer deals. Returns
+        the deal's last event; in automatic mode the chores after it run too.
+
+        >>> from croupier.cards import Deck
+        >>> from croupier.poker import HandState, TableRules
+        >>> live = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=Deck([], shuffle=False))
+        >>> live.deal("As Kd Qh Jc").describe(), live.actor
+        ('seat 1 is dealt ??', 2)
+        """
+        self.verify_deal(cards)
+        chosen = parse_cards(cards) if isinstance(cards, str) else parse_cards(list(cards))
+        self.deck.put_on_top(chosen)
+        before = len(self.events)
+        if self._stage == "replace" and self._pending_draw is not None:
+            seat, thrown = self._pending_draw
+            self._replace(self.players[seat], thrown)
+        else:
+            self._deal_street()
+        event = self.events[-1] if len(self.events) > before else self.events[before - 1]
+        self._after_action()
         return event

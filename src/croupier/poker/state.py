@@ -213,6 +213,7 @@ class HandState(Dealing, Betting, Showdown):
             raise CroupierError("antes must name seated players")
         self._restock_orders: list[tuple[Card, ...]] = []
         self._views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]] = {}
+        self._pending_draw: tuple[int, tuple[Card, ...]] | None = None
         self.ante_trimming = ante_trimming
         """Whether an ante above every other player's ante is returned, like an uncalled bet
         (PHH's ``ante_trimming_status``; it returns a lone big-blind ante)."""
@@ -245,6 +246,12 @@ class HandState(Dealing, Betting, Showdown):
         """Run the next dealer chore (when :attr:`phase` is ``DEALER``); return its last event."""
         if self.phase is not Phase.DEALER:
             raise CroupierError(f"no dealer chore is due: {self.phase.value}")
+        if self._waiting_for_cards():
+            raise IllegalActionError(
+                "Poker 3.3",
+                f"the live dealer deals the next {self.cards_needed} cards",
+                "deal(cards)",
+            )
         before = len(self.events)
         stage = self._stage
         if stage == "forced":
@@ -264,8 +271,16 @@ class HandState(Dealing, Betting, Showdown):
         return self.events[-1] if len(self.events) > before else None
 
     def _run_chores(self) -> None:
-        while self.phase is Phase.DEALER:
+        while self.phase is Phase.DEALER and not self._waiting_for_cards():
             self.step()
+
+    def _waiting_for_cards(self) -> bool:
+        """A live dealer's hand waits at a deal until the cards are entered."""
+        return (
+            self._placed
+            and self._stage in ("deal", "replace")
+            and len(self.deck) < self.cards_needed
+        )
 
     def _after_action(self) -> None:
         if self.automatic:
