@@ -40,6 +40,8 @@ bench: $(BSTAMP)
 	$(BIN)/python -m benchmarks
 	$(BIN)/python -m benchmarks.bench_poker_sim
 	$(BIN)/python -m benchmarks.bench_blackjack
+	$(BIN)/python -m benchmarks.bench_copy_poker
+	$(BIN)/python -m benchmarks.bench_copy_blackjack
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -467,7 +467,7 @@ def calls(rnd: BlackjackRound, draw: Callable[..., Any]) -> tuple[str, Callable[
             return "even_money", rnd.even_money
         amount = rnd.rules.chip_unit * draw(st.integers(0, 3))
         return "insure", lambda: rnd.insure(amount)
-    legal = rnd.legal_actions()
+    legal = rnd.legal_actions().names
     if kind == "legal" and rnd.current is not None and legal:
         action = draw(st.sampled_from(legal))
         return action, getattr(rnd, action)

@@ -169,7 +169,9 @@ def test_3_3_only_the_dealer_deals() -> None:
         "can_withdraw_wager",
     }
     allowed = actions | checks | {"deal", "place_wager", "withdraw_wager", "legal_actions"}
-    allowed |= {"snapshot", "replay"}
+    allowed |= {"snapshot", "replay", "verify_deal", "can_deal"}
+    # actions as values (they name who decides, never a card), views, copies, payoffs
+    allowed |= {"verify", "can", "apply", "view_for", "copy", "payoffs"}
     assert public <= allowed, public - allowed
     for action in ("hit", "stand", "double", "split", "surrender", "even_money"):
         assert list(inspect.signature(getattr(BlackjackRound, action)).parameters) == ["self"]
@@ -304,7 +306,7 @@ def test_4_2_a_burn_card_counts_as_the_first_card() -> None:
     rnd.place_wager(1, "ann", 10)
     rnd.deal()
     assert rnd.shoe.burned == (card("2c"),)
-    assert isinstance(rnd.events[1], ev.CardBurned)
+    assert isinstance(rnd.events[2], ev.CardBurned)
     assert rejected(rnd, "place_wager", 1, "ann", 20) == "Blackjack 4.2"
 
 
@@ -335,7 +337,7 @@ def test_11_4_a_resplit_on_the_second_card_to_at_most_three_hands() -> None:
     # 9 9 split; the first hand gets 9: resplit; the first hand gets 9 again: no third split
     rnd = dealt("9c 7d 9d 9h 9s Tc Td Kh")
     rnd.split()
-    assert rnd.legal_actions() == ("hit", "stand", "double", "split")
+    assert rnd.legal_actions().names == ("hit", "stand", "double", "split")
     rnd.split()
     assert len(rnd.boxes[1].hands) == 3
     assert rnd.bankrolls == {"ann": 70}
@@ -604,7 +606,7 @@ def test_11_7_a_doubled_split_hand_standing_gives_the_undoubled_original(
 @pytest.mark.rule("Blackjack 12.1")
 def test_12_1_may_draw_on_any_total_below_21() -> None:
     rnd = dealt("Tc 7d 9h 2s Kd")  # ann T 9 = 19 may still draw: gets 2 = 21
-    assert rnd.legal_actions() == ("hit", "stand", "double")
+    assert rnd.legal_actions().names == ("hit", "stand", "double")
     rnd.hit()
     assert totals(rnd) == [21]
     assert outcome(rnd, 1).outcome == "win"  # 21 against 7 K = 17
@@ -656,7 +658,7 @@ def test_12_1_c_hit_split_aces_setting() -> None:
     rnd = dealt("Ac 7d Ad 5h 4c 8s Ts", rules=NZ.with_(hit_split_aces=True))
     rnd.split()
     assert rnd.current == (1, 0)
-    assert rnd.legal_actions() == ("hit", "stand")
+    assert rnd.legal_actions().names == ("hit", "stand")
     assert rejected(rnd, "double") == "Blackjack 12.1(c)"
     rnd.hit()
     rnd.stand()
@@ -692,7 +694,7 @@ def test_12_1_d_may_stand_from_12_including_ace_ace() -> None:
 @pytest.mark.rule("Blackjack 12.1(d)", "Blackjack 12.1(b)", "Decision 3.1-12")
 def test_12_1_d_a_double_on_5_gets_one_card_and_stays_at_9() -> None:
     rnd = dealt("2c 9d 3h 4s Td")  # 2 3 doubles, gets 4 = 9; dealer 9 T
-    assert rnd.legal_actions() == ("hit", "double")
+    assert rnd.legal_actions().names == ("hit", "double")
     rnd.double()
     assert totals(rnd) == [9]
     assert rnd.phase is RoundPhase.SETTLED
@@ -896,7 +898,7 @@ def test_double_only_on_the_first_two_cards_and_only_when_covered() -> None:
     rnd.hit()  # 2 3 4 = 9
     assert rejected(rnd, "double") == "Decision 3.1-5"
     rnd = dealt("6c 7d 5h", bankrolls={"ann": 15})  # 5 left: cannot cover a double of 10
-    assert rnd.legal_actions() == ("hit",)
+    assert rnd.legal_actions().names == ("hit",)
     assert rejected(rnd, "double") == "Decision 3.1-5"
 
 
@@ -1060,7 +1062,7 @@ def test_surrender_not_offered_by_default() -> None:
 def test_late_surrender_setting() -> None:
     late = NZ.with_(surrender=Surrender.LATE)
     rnd = dealt("Tc 9d 6h 5s", rules=late)
-    assert rnd.legal_actions() == ("hit", "stand", "double", "surrender")
+    assert rnd.legal_actions().names == ("hit", "stand", "double", "surrender")
     rnd.surrender()
     result = outcome(rnd, 1)
     assert (result.outcome, result.net) == ("surrender", -5)
@@ -1145,7 +1147,10 @@ def test_several_players_on_one_box_first_decides_each_stake_doubles() -> None:
 def test_several_players_on_one_box_split_needs_every_stake() -> None:
     cards = "8c 7d 8d 9h 9s Ts"
     rnd = dealt(cards, wagers=[(1, "ann", 10), (1, "bo", 10)], bankrolls={"ann": 100, "bo": 15})
-    assert rnd.legal_actions() == ("hit", "stand")  # bo's 5 covers neither a split nor a double
+    assert rnd.legal_actions().names == (
+        "hit",
+        "stand",
+    )  # bo's 5 covers neither a split nor a double
     assert rejected(rnd, "split") == "Blackjack 11.1"
     assert rejected(rnd, "double") == "Decision 3.1-5"
     rnd = dealt(cards, wagers=[(1, "ann", 10), (1, "bo", 10)], bankrolls={"ann": 100, "bo": 20})
@@ -1188,7 +1193,7 @@ def test_table_reshuffles_after_the_cut_card_and_burns_on_a_new_shoe(cut: Fracti
     rnd.place_wager(1, "ann", 10)
     rnd.deal()
     assert rnd.shoe.burned == (card("2c"),)
-    assert isinstance(rnd.events[1], ev.CardBurned)
+    assert isinstance(rnd.events[2], ev.CardBurned)
     rnd.stand()
     assert rnd.dealer_cards == parse_cards("9d 9c")
     assert table.shoe.cut_card_reached

@@ -367,7 +367,7 @@ def test_scenario_43_insurance_capped_at_half_pays_2_to_1() -> None:
     # dealer blackjack: insurance 5 wins 10, the wager 10 loses: net 0
     rnd = dealt("Tc Ad 8h Kc")
     assert rnd.phase is RoundPhase.INSURANCE
-    assert rnd.legal_actions() == ("insure",)
+    assert rnd.legal_actions().names == ("insure",)
     before = rnd.snapshot()
     with pytest.raises(RuleViolationError) as err:
         rnd.insure(6)

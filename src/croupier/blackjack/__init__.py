@@ -1,13 +1,38 @@
 """Blackjack: the referee (rule sets as data, card values, the round state machine) and its
 math (exact analysis, derived basic strategy, a compiled simulator).
 
+The referee loads with the package; the math (:class:`Analysis`, :func:`simulate`,
+:class:`StrategyChart` and the rest), which needs numpy and numba, loads on first use.
+
 >>> from croupier.blackjack import NZ, BlackjackRound
 >>> NZ.decks, NZ.dealer_hits_soft_17
 (6, False)
 """
 
-from croupier.blackjack.analysis import Analysis, dealer_outcomes, house_edge, insurance_ev
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from croupier._lazy import lazy_exports
+from croupier.blackjack.actions import (
+    Action,
+    Deal,
+    DeclineInsurance,
+    Double,
+    EvenMoney,
+    Hit,
+    Insure,
+    LegalPlays,
+    PlaceWager,
+    Split,
+    Stand,
+    WagerLimit,
+    WithdrawWager,
+    parse_action,
+)
 from croupier.blackjack.events import Event
+from croupier.blackjack.hands import Outcome, Play, Turn
+from croupier.blackjack.policies import BasicStrategy, Policy, mimic_the_dealer
 from croupier.blackjack.round import BlackjackRound, Box, IllegalPlayError, PlayerHand, RoundPhase
 from croupier.blackjack.rules import (
     NZ,
@@ -18,35 +43,77 @@ from croupier.blackjack.rules import (
     PairsBy,
     Surrender,
 )
-from croupier.blackjack.simulate import SimulationResult, simulate
-from croupier.blackjack.strategy import US_SIX_DECK, StrategyChart
 from croupier.blackjack.table import BlackjackTable
 from croupier.blackjack.values import card_value, hand_total, is_pair
+from croupier.blackjack.views import BoxView, HandView, InsuranceOffer, SeatView
+
+if TYPE_CHECKING:
+    from croupier.blackjack.analysis import Analysis, dealer_outcomes, house_edge, insurance_ev
+    from croupier.blackjack.simulate import SimulationResult, simulate
+    from croupier.blackjack.strategy import US_SIX_DECK, StrategyChart
+else:
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "croupier.blackjack.analysis": (
+                "Analysis",
+                "dealer_outcomes",
+                "house_edge",
+                "insurance_ev",
+            ),
+            "croupier.blackjack.simulate": ("SimulationResult", "simulate"),
+            "croupier.blackjack.strategy": ("US_SIX_DECK", "StrategyChart"),
+        },
+    )
 
 __all__ = [
     "NZ",
     "US_SIX_DECK",
+    "Action",
     "Analysis",
+    "BasicStrategy",
     "BlackjackRound",
     "BlackjackRules",
     "BlackjackTable",
     "Box",
+    "BoxView",
+    "Deal",
     "DealerBlackjackTakes",
+    "DeclineInsurance",
+    "Double",
     "DoubleOn",
+    "EvenMoney",
     "Event",
+    "HandView",
+    "Hit",
     "HoleCard",
     "IllegalPlayError",
+    "InsuranceOffer",
+    "Insure",
+    "LegalPlays",
+    "Outcome",
     "PairsBy",
+    "PlaceWager",
+    "Play",
     "PlayerHand",
+    "Policy",
     "RoundPhase",
+    "SeatView",
     "SimulationResult",
+    "Split",
+    "Stand",
     "StrategyChart",
     "Surrender",
+    "Turn",
+    "WagerLimit",
+    "WithdrawWager",
     "card_value",
     "dealer_outcomes",
     "hand_total",
     "house_edge",
     "insurance_ev",
     "is_pair",
+    "mimic_the_dealer",
+    "parse_action",
     "simulate",
 ]

@@ -7,7 +7,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
 
+from croupier.blackjack.hands import Outcome, Play
 from croupier.cards.card import Card
 
 __all__ = [
@@ -17,11 +20,27 @@ __all__ = [
     "DealerCard",
     "Event",
     "HandSettled",
+    "HiddenCard",
     "InsuranceDecided",
     "InsuranceSettled",
     "RoundSettled",
+    "RoundStarted",
     "WagerPlaced",
+    "engine_version",
 ]
+
+
+@cache
+def engine_version() -> str:
+    """The installed croupier version (recorded in every round's first event).
+
+    >>> engine_version() == __import__("croupier").__version__
+    True
+    """
+    try:
+        return metadata.version("croupier")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a source tree not installed
+        return "unknown"
 
 
 @dataclass(frozen=True)
@@ -35,6 +54,49 @@ class Event:
     def describe(self) -> str:
         """One line."""
         return type(self).__name__
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """A new round: each player's chips, the shoe's order, whether a card is burned, and
+    the engine and rules versions (with the decisions, the round replays exactly).
+
+    >>> RoundStarted((("ann", 100),), (), False, "1.0", "abc").describe()
+    'round: ann 100'
+    """
+
+    bankrolls: tuple[tuple[str, int], ...]
+    """Each player's chips off the table at the start, in seating order."""
+    shoe: tuple[Card, ...]
+    """The shoe's order at the start, top first (empty in a player's view)."""
+    burn: bool
+    """Whether the deal burns the shoe's first card (a new shoe)."""
+    engine_version: str = ""
+    """The croupier version that dealt the round."""
+    rules_version: str = ""
+    """:attr:`BlackjackRules.fingerprint <croupier.blackjack.rules.BlackjackRules.fingerprint>`
+    of the rule set the round was played under."""
+
+    def describe(self) -> str:
+        """One line."""
+        return "round: " + ", ".join(f"{p} {n}" for p, n in self.bankrolls)
+
+
+@dataclass(frozen=True)
+class HiddenCard(Event):
+    """A card a viewer may not see, in place of the event that dealt it (a burn card, a
+    peek game's hole card until it is turned).
+
+    >>> HiddenCard("hole card").describe()
+    'dealer gets a hole card'
+    """
+
+    what: str
+    """``"burned"`` or ``"hole card"``."""
+
+    def describe(self) -> str:
+        """One line."""
+        return "burn" if self.what == "burned" else "dealer gets a hole card"
 
 
 @dataclass(frozen=True)
@@ -123,15 +185,22 @@ class InsuranceDecided(Event):
 
 @dataclass(frozen=True)
 class BoxAction(Event):
-    """A decision on a box's hand: ``hit``, ``stand``, ``double``, ``split`` or ``surrender``.
+    """A decision on a box's hand, a :class:`~croupier.blackjack.hands.Play` (given as its
+    value, ``"split"``, it becomes the enum).
 
+    >>> BoxAction(3, 0, "split")
+    BoxAction(box=3, hand=0, action=<Play.SPLIT: 'split'>)
     >>> BoxAction(3, 0, "split").describe()
     'box 3 hand 0: split'
     """
 
     box: int
     hand: int
-    action: str
+    action: Play
+
+    def __post_init__(self) -> None:
+        if type(self.action) is not Play:
+            object.__setattr__(self, "action", Play(self.action))
 
     def describe(self) -> str:
         """One line."""
@@ -158,7 +227,8 @@ class InsuranceSettled(Event):
 
 @dataclass(frozen=True)
 class HandSettled(Event):
-    """One player's stake on one hand settled: ``outcome`` and the net chips won or lost.
+    """One player's stake on one hand settled: the :class:`~croupier.blackjack.hands.Outcome`
+    and the net chips won or lost.
 
     >>> HandSettled(1, 0, "ann", "blackjack", 10, 15, "4.1(c)").describe()
     'box 1 hand 0 ann: blackjack, +15 (4.1(c))'
@@ -167,10 +237,14 @@ class HandSettled(Event):
     box: int
     hand: int
     player: str
-    outcome: str
+    outcome: Outcome
     stake: int
     net: int
     rule: str
+
+    def __post_init__(self) -> None:
+        if type(self.outcome) is not Outcome:
+            object.__setattr__(self, "outcome", Outcome(self.outcome))
 
     def describe(self) -> str:
         """One line."""

@@ -18,10 +18,11 @@ croupier.errors.RuleViolationError: Blackjack 3.1 as amended: a shoe of 3 decks 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from fractions import Fraction
-from functools import wraps
+from functools import cached_property, wraps
 from numbers import Integral
 from typing import Any
 
@@ -199,6 +200,17 @@ class BlackjackRules:
             else:
                 coerced = _fraction(f.name, value)
             object.__setattr__(self, f.name, coerced)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short hash of every setting: the rules version recorded in each round's first
+        event (as :attr:`TableRules.fingerprint <croupier.poker.settings.TableRules.fingerprint>`
+        is in each poker hand's), so a record says which rules it was played under.
+
+        >>> NZ.fingerprint == BlackjackRules().fingerprint != NZ.with_(decks=8).fingerprint
+        True
+        """
+        return hashlib.sha256(repr(self).encode()).hexdigest()[:16]
 
     def validate(self) -> None:
         """Check that the rule set is coherent (any deck count from 1 is allowed here).

@@ -32,14 +32,10 @@ import numpy.typing as npt
 
 from croupier.blackjack import _sim_kernel as k
 from croupier.blackjack._policy import (
-    DOUBLE,
     DOUBLE_ON_CODES,
-    SPLIT,
-    STAND,
-    SURRENDER,
-    decide,
 )
 from croupier.blackjack.analysis import Analysis
+from croupier.blackjack.policies import BasicStrategy
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import (
     NZ,
@@ -51,7 +47,6 @@ from croupier.blackjack.rules import (
     whole_number,
 )
 from croupier.blackjack.strategy import StrategyChart
-from croupier.blackjack.values import card_value, hand_total, is_pair
 from croupier.cards.card import Card
 from croupier.cards.deck import Shoe
 from croupier.errors import CroupierError
@@ -343,42 +338,16 @@ def referee_play_shoe(
     out: list[tuple[int, int]] = []
     burn = rules.burn_on_new_shoe
     bank = 10**12
-    cells = strategy.cells
+    player = BasicStrategy(strategy, rules, insure=insure)
     while not shoe.cut_card_reached:
         rnd = BlackjackRound(rules, shoe, {"p": bank}, burn=burn)
         burn = False
         rnd.place_wager(1, "p", wager)
         rnd.deal()
-        while rnd.insurance_turn is not None:
-            rnd.insure(wager // 2 if insure else 0)
-        while rnd.current is not None:
-            _referee_decision(rnd, cells)
+        while rnd.actor is not None:
+            rnd.apply(player(rnd.view_for("p")))
         net = rnd.bankrolls["p"] - bank
         bank = rnd.bankrolls["p"]
         dealt = len(cards) - len(shoe)
         out.append((net, dealt))
     return out
-
-
-def _referee_decision(rnd: BlackjackRound, cells: npt.NDArray[np.int8]) -> None:
-    box_no, index = rnd.current  # type: ignore[misc]
-    box = rnd.boxes[box_no]
-    hand = box.hands[index]
-    total, soft = hand_total(hand.cards)
-    fresh = len(hand.cards) == 2 and not hand.acted
-    pair = fresh and is_pair(*hand.cards, by_rank=rnd.rules.pairs_by is PairsBy.RANK)
-    up = card_value(rnd.dealer_cards[0])
-    act = decide(
-        cells, up, total, soft, card_value(hand.cards[0]) if pair else 0,
-        rnd.can_split(), rnd.can_double(), rnd.can_surrender(),
-    )  # fmt: skip
-    if act == SPLIT:
-        rnd.split()
-    elif act == DOUBLE:
-        rnd.double()
-    elif act == SURRENDER:
-        rnd.surrender()
-    elif act == STAND or not rnd.can_hit():
-        rnd.stand()
-    else:
-        rnd.hit()

@@ -3,7 +3,7 @@
 >>> table = BlackjackTable(NZ, seed=5)
 >>> rnd = table.new_round({"ann": 100})
 >>> rnd.place_wager(1, "ann", 10); rnd.deal()
->>> len(rnd.shoe), rnd.events[1].describe()      # a new shoe burns its first card
+>>> len(rnd.shoe), rnd.events[2].describe()      # a new shoe burns its first card
 (308, 'burn')
 """
 

@@ -1,0 +1,90 @@
+"""The dealer's play: the second card of a no-hole-card game, then drawing to 17 (Blackjack 13).
+
+Pure functions of the dealer's cards and the rules: they draw from a ``draw`` callable
+(the shoe) and return the :class:`~croupier.blackjack.events.DealerCard` events they made.
+
+>>> from croupier.blackjack.rules import NZ
+>>> from croupier.cards import parse_cards
+>>> cards = list(parse_cards("6h Td"))
+>>> [e.describe() for e in draw_to_seventeen(cards, iter(parse_cards("5c 9s")).__next__, NZ)]
+['dealer gets 5c']
+>>> cards
+[Card('6h'), Card('Td'), Card('5c')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from croupier.blackjack import events as ev
+from croupier.blackjack.hands import PlayerHand
+from croupier.blackjack.rules import BlackjackRules, HoleCard
+from croupier.blackjack.values import hand_total
+from croupier.cards.card import Card
+
+__all__ = ["dealer_stands", "draw_to_seventeen", "has_blackjack", "play_dealer"]
+
+
+def dealer_stands(cards: Iterable[Card], rules: BlackjackRules) -> bool:
+    """Whether the dealer stands: on 17 or more, except a soft 17 under H17 (Decision 3.1-1).
+
+    >>> from croupier.blackjack.rules import NZ
+    >>> from croupier.cards import parse_cards
+    >>> dealer_stands(parse_cards("Ah 6d"), NZ), dealer_stands(parse_cards("Ah 6d"), NZ.with_(dealer_hits_soft_17=True))
+    (True, False)
+    """
+    total, soft = hand_total(cards)
+    return total > 17 or (total == 17 and not (soft and rules.dealer_hits_soft_17))
+
+
+def has_blackjack(cards: list[Card]) -> bool:
+    """Whether the dealer's cards are a blackjack (two cards making 21).
+
+    >>> from croupier.cards import parse_cards
+    >>> has_blackjack(list(parse_cards("As Kd"))), has_blackjack(list(parse_cards("7s 7d 7c")))
+    (True, False)
+    """
+    return len(cards) == 2 and hand_total(cards)[0] == 21
+
+
+def draw_to_seventeen(
+    dealer: list[Card], draw: Callable[[], Card], rules: BlackjackRules
+) -> list[ev.Event]:
+    """The dealer draws to 16 and stands on 17, or hits soft 17 (Blackjack 13, Decision
+    3.1-1); each card is appended to ``dealer`` and logged."""
+    out: list[ev.Event] = []
+    while not dealer_stands(dealer, rules):
+        card = draw()
+        dealer.append(card)
+        out.append(ev.DealerCard(card))
+    return out
+
+
+def play_dealer(
+    dealer: list[Card],
+    hands: list[PlayerHand],
+    insured: bool,
+    draw: Callable[[], Card],
+    rules: BlackjackRules,
+) -> list[ev.Event]:
+    """The dealer's turn once every box has played: without a hole card the second card
+    comes now (when a hand still stands, an insurance or a surrender waits on it,
+    Decision 3.1-13); then the dealer draws unless a blackjack ends it or no standing hand
+    needs it (a blackjack is paid whatever the dealer draws).
+
+    >>> from croupier.blackjack.rules import NZ
+    >>> from croupier.cards import parse_cards
+    >>> dealer, hand = [Card.parse("Th")], PlayerHand(list(parse_cards("9s 8d")), {"ann": 10})
+    >>> [e.describe() for e in play_dealer(dealer, [hand], False, iter(parse_cards("5c 4d")).__next__, NZ)]
+    ['dealer gets 5c', 'dealer gets 4d']
+    """
+    live = [h for h in hands if not h.busted and not h.surrendered]
+    surrendered = any(h.surrendered for h in hands)
+    out: list[ev.Event] = []
+    if rules.hole_card is HoleCard.NO_HOLE_CARD and (live or insured or surrendered):
+        card = draw()
+        dealer.append(card)
+        out.append(ev.DealerCard(card))
+    if not has_blackjack(dealer) and any(not h.is_blackjack for h in live):
+        out.extend(draw_to_seventeen(dealer, draw, rules))
+    return out

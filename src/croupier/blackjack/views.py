@@ -1,0 +1,394 @@
+"""What one player may see of a round: a frozen, typed :class:`SeatView`, JSON both ways.
+
+A bot, a client or a UI gets a view and answers with an action; it never holds the
+:class:`~croupier.blackjack.round.BlackjackRound` or its shoe. A view holds every box and
+hand (blackjack is dealt face up), the bankrolls, the dealer's cards the players may see
+(in a peek game the hole card stays hidden until the dealer turns it), the insurance offer,
+whose turn it is, the viewer's legal actions and the public event log, in which the shoe's
+order, the burn card and an unturned hole card are hidden.
+
+>>> from croupier.blackjack.round import BlackjackRound
+>>> from croupier.blackjack.rules import NZ
+>>> from croupier.cards import Shoe, parse_cards
+>>> rnd = BlackjackRound(NZ.with_(hole_card="peek"), Shoe(6, cards=parse_cards("6c 9d 5h Th")), {"ann": 50})
+>>> rnd.place_wager(1, "ann", 10); rnd.deal()
+>>> view = rnd.view_for("ann")
+>>> view.dealer, view.hole_card, view.legal.names, view.events[-1]
+((Card('9d'),), True, ('hit', 'double'), HiddenCard(what='hole card'))
+>>> SeatView.from_dict(view.to_dict()) == view
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from croupier.blackjack import events as ev
+from croupier.blackjack.actions import LegalPlays
+from croupier.blackjack.hands import RoundPhase, Turn
+from croupier.blackjack.values import hand_total
+from croupier.cards.card import Card
+from croupier.errors import CroupierError
+
+if TYPE_CHECKING:
+    from croupier.blackjack.round import BlackjackRound
+
+__all__ = [
+    "BoxView",
+    "HandView",
+    "InsuranceOffer",
+    "SeatView",
+    "censor",
+    "event_from_dict",
+    "event_to_dict",
+    "seat_view",
+]
+
+
+@dataclass(frozen=True)
+class HandView:
+    """One hand on a box, as anyone at the table sees it.
+
+    >>> HandView((Card.parse("As"), Card.parse("Kd")), 21, True, (("ann", 10),)).total
+    21
+    """
+
+    cards: tuple[Card, ...]
+    total: int
+    """The best total (3.2)."""
+    soft: bool
+    """Whether an ace counts 11."""
+    stakes: tuple[tuple[str, int], ...]
+    """Each player's stake on the hand (doubles included)."""
+    from_split: bool = False
+    split_aces: bool = False
+    doubled: bool = False
+    surrendered: bool = False
+    done: bool = False
+    """No more decisions on this hand."""
+    acted: bool = False
+    """A decision has been taken on this hand."""
+
+
+@dataclass(frozen=True)
+class BoxView:
+    """One box: its wagers, its hands, its insurance and even-money takers.
+
+    >>> BoxView(1, (("ann", 10),), ()).wagers
+    (('ann', 10),)
+    """
+
+    number: int
+    wagers: tuple[tuple[str, int], ...]
+    """Each player's original wager; the first decides."""
+    hands: tuple[HandView, ...]
+    insurance: tuple[tuple[str, int], ...] = ()
+    even_money: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class InsuranceOffer:
+    """The insurance decision due against the dealer's ace: who, and the most they may
+    stake (half the wager, in chips, Decision 3.1-6).
+
+    >>> InsuranceOffer(1, "ann", 5, False).cap
+    5
+    """
+
+    box: int
+    player: str
+    cap: int
+    """Half the box's wager, rounded down to the chip unit."""
+    even_money: bool
+    """Even money is offered (the deciding hand is a blackjack and the table pays it)."""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything ``player`` may see now (``player`` None: a spectator).
+
+    >>> from croupier.blackjack.round import BlackjackRound
+    >>> from croupier.blackjack.rules import NZ
+    >>> from croupier.cards import Shoe
+    >>> rnd = BlackjackRound(NZ, Shoe(6, seed=2), {"ann": 50})
+    >>> view = rnd.view_for("ann")
+    >>> view.phase, view.bankroll, view.legal.describe()
+    (<RoundPhase.WAGERS: 'wagers'>, 50, 'wager 10..50 (ann, box 1), wager 10..50 (ann, box 2), wager 10..50 (ann, box 3), wager 10..50 (ann, box 4), wager 10..50 (ann, box 5), wager 10..50 (ann, box 6), wager 10..50 (ann, box 7)')
+    """
+
+    player: str | None
+    """The viewer."""
+    phase: RoundPhase
+    bankrolls: tuple[tuple[str, int], ...]
+    """Each player's chips off the table."""
+    boxes: tuple[BoxView, ...]
+    """The boxes with wagers, in box order."""
+    dealer: tuple[Card, ...]
+    """The dealer's cards the players may see."""
+    dealer_total: int
+    """The total of :attr:`dealer` (0 before the deal)."""
+    hole_card: bool
+    """A peek game's hole card lies face down (it is not in :attr:`dealer`)."""
+    insurance_offer: InsuranceOffer | None
+    """The insurance decision due, if any."""
+    actor: Turn | None
+    """Who decides now (None in the wager phase and once settled)."""
+    legal: LegalPlays | None
+    """The viewer's legal actions (its wagers before the deal, its decisions when it is
+    to act), else None."""
+    events: tuple[ev.Event, ...]
+    """The public log, hidden cards censored."""
+    complete: bool
+    """Whether the round is settled."""
+
+    @property
+    def bankroll(self) -> int:
+        """The viewer's chips off the table."""
+        for name, chips in self.bankrolls:
+            if name == self.player:
+                return chips
+        raise CroupierError("a spectator's view has no bankroll")
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the viewer decides now."""
+        return self.actor is not None and self.actor.player == self.player
+
+    def box(self, number: int) -> BoxView:
+        """The box numbered ``number``."""
+        for box in self.boxes:
+            if box.number == number:
+                return box
+        raise CroupierError(f"box {number} has no wager")
+
+    def describe_log(self) -> list[str]:
+        """The log as lines of text."""
+        return [e.describe() for e in self.events]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (cards as text, enums as their values, events tagged with
+        their type)."""
+        data = _encode(self)
+        data["events"] = [event_to_dict(e) for e in self.events]
+        return data
+
+    def to_json(self) -> str:
+        """The view as strict JSON text."""
+        return json.dumps(self.to_dict(), allow_nan=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeatView:
+        """Rebuild a view from :meth:`to_dict` (or parsed JSON); a malformed dict (a
+        missing or unknown key, a value of the wrong type) raises :class:`CroupierError`.
+
+        >>> SeatView.from_dict({"player": "ann"})
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CroupierError: not a seat view: missing 'phase'
+        """
+        try:
+            if not isinstance(data, dict):
+                raise TypeError(f"a dict, not {type(data).__name__}")
+            view: SeatView = _decode(cls, {**data, "events": []})
+            events = data["events"]
+            if not isinstance(events, list):
+                raise TypeError("events must be a list")
+            return dataclasses.replace(view, events=tuple(event_from_dict(e) for e in events))
+        except (KeyError, TypeError, ValueError) as error:
+            message = f"missing {error}" if isinstance(error, KeyError) else str(error)
+            raise CroupierError(f"not a seat view: {message}") from None
+
+
+def censor(events: Sequence[ev.Event], *, hole_card_turned: bool) -> tuple[ev.Event, ...]:
+    """The log as a player may see it: the shoe's order goes, a burn card and (until
+    ``hole_card_turned``) a peek game's hole card become
+    :class:`~croupier.blackjack.events.HiddenCard`.
+
+    >>> censor([ev.CardBurned(Card.parse("Kd"))], hole_card_turned=False)
+    (HiddenCard(what='burned'),)
+    """
+    return tuple(_censored(e, hole_card_turned) for e in events)
+
+
+def _censored(event: ev.Event, turned: bool) -> ev.Event:
+    match event:
+        case ev.RoundStarted():
+            return dataclasses.replace(event, shoe=())
+        case ev.CardBurned():
+            return ev.HiddenCard("burned")
+        case ev.DealerCard(hidden=True) if not turned:
+            return ev.HiddenCard("hole card")
+    return event
+
+
+def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
+    """What ``player`` (None: a spectator) may see of ``rnd`` (see
+    :meth:`BlackjackRound.view_for <croupier.blackjack.round.BlackjackRound.view_for>`).
+
+    >>> from croupier.blackjack.round import BlackjackRound
+    >>> from croupier.blackjack.rules import NZ
+    >>> from croupier.cards import Shoe
+    >>> seat_view(BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}), None).legal is None
+    True
+    """
+    if player is not None and player not in rnd.bankrolls:
+        raise CroupierError(f"{player!r} is not a player at this table")
+    turned = rnd.phase is RoundPhase.SETTLED
+    hidden = not turned and any(isinstance(e, ev.DealerCard) and e.hidden for e in rnd.events)
+    dealer = tuple(rnd.dealer[:1] if hidden else rnd.dealer)
+    boxes = tuple(
+        BoxView(
+            number,
+            tuple(box.wagers.items()),
+            tuple(
+                HandView(
+                    tuple(h.cards),
+                    *hand_total(h.cards),
+                    tuple(h.stakes.items()),
+                    h.from_split,
+                    h.split_aces,
+                    h.doubled,
+                    h.surrendered,
+                    h.done,
+                    h.acted,
+                )
+                for h in box.hands
+            ),
+            tuple(box.insurance.items()),
+            tuple(sorted(box.even_money)),
+        )
+        for number, box in sorted(rnd.boxes.items())
+    )
+    offer = None
+    turn = rnd.insurance_turn
+    if turn is not None:
+        unit = rnd.rules.chip_unit
+        cap = rnd.boxes[turn[0]].wagers[turn[1]] // 2 // unit * unit
+        offer = InsuranceOffer(turn[0], turn[1], cap, rnd.can_even_money())
+    actor = rnd.actor
+    legal: LegalPlays | None = None
+    if player is not None and actor is not None and actor.player == player:
+        legal = rnd.legal_actions()
+    elif player is not None and rnd.phase is RoundPhase.WAGERS:
+        everyone = rnd.legal_actions()
+        legal = LegalPlays(
+            None,
+            wagers=tuple(w for w in everyone.wagers if w.player == player),
+            withdrawals=tuple(w for w in everyone.withdrawals if w[1] == player),
+            unit=everyone.unit,
+        )
+    return SeatView(
+        player=player,
+        phase=rnd.phase,
+        bankrolls=tuple(rnd.bankrolls.items()),
+        boxes=boxes,
+        dealer=dealer,
+        dealer_total=hand_total(dealer)[0] if dealer else 0,
+        hole_card=hidden,
+        insurance_offer=offer,
+        actor=actor,
+        legal=legal,
+        events=censor(rnd.events, hole_card_turned=turned),
+        complete=turned,
+    )
+
+
+# ------------------------------------------------------------------------------- codec
+_EVENT_TYPES: dict[str, type[ev.Event]] = {
+    name: getattr(ev, name)
+    for name in ev.__all__
+    if isinstance(getattr(ev, name), type) and issubclass(getattr(ev, name), ev.Event)
+}
+
+
+def event_to_dict(event: ev.Event) -> dict[str, Any]:
+    """One event as a JSON-ready dict with its ``type``.
+
+    >>> event_to_dict(ev.BoxAction(1, 0, "hit"))
+    {'type': 'BoxAction', 'box': 1, 'hand': 0, 'action': 'hit'}
+    """
+    return {"type": type(event).__name__, **_encode(event)}
+
+
+def event_from_dict(data: dict[str, Any]) -> ev.Event:
+    """Rebuild an event from :func:`event_to_dict`.
+
+    >>> event_from_dict({"type": "CardDealt", "box": 1, "hand": 0, "card": "As"})
+    CardDealt(box=1, hand=0, card=Card('As'))
+    """
+    if not isinstance(data, dict):
+        raise CroupierError(f"an event is a dict, not {data!r}")
+    kind = _EVENT_TYPES.get(str(data.get("type")))
+    if kind is None:
+        raise CroupierError(f"unknown event type {data.get('type')!r}")
+    try:
+        event: ev.Event = _decode(kind, {k: v for k, v in data.items() if k != "type"})
+    except (KeyError, TypeError, ValueError) as error:
+        raise CroupierError(f"not a {kind.__name__} event: {error}") from None
+    return event
+
+
+def _encode(obj: Any) -> dict[str, Any]:
+    return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _encode(value)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _decode(kind: type[Any], data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise TypeError(f"{kind.__name__} must be a dict, not {data!r}")
+    hints = typing.get_type_hints(kind)
+    names = [f.name for f in dataclasses.fields(kind) if f.init]
+    unknown = set(data) - set(names)
+    if unknown:
+        raise TypeError(f"unknown key {sorted(unknown)[0]!r} in {kind.__name__}")
+    values = {name: _typed(hints[name], data[name]) for name in names}
+    return kind(**values)
+
+
+def _typed(hint: Any, value: Any) -> Any:
+    if hint is Card:
+        if not isinstance(value, str):
+            raise TypeError(f"a card is text, not {value!r}")
+        return Card.parse(value)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint(value)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _decode(hint, value)
+    if hint is bool or hint is int or hint is str:
+        if type(value) is not hint:
+            raise TypeError(f"expected {hint.__name__}, not {value!r}")
+        return value
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise TypeError(f"expected a list, not {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_typed(args[0], v) for v in value)
+        if len(args) != len(value):
+            raise TypeError(f"expected {len(args)} items, not {value!r}")
+        return tuple(_typed(a, v) for a, v in zip(args, value, strict=True))
+    if origin in (types.UnionType, typing.Union):
+        if value is None and type(None) in args:
+            return None
+        real = [a for a in args if a is not type(None)]
+        return _typed(real[0], value)
+    raise TypeError(f"cannot read {hint!r}")  # pragma: no cover - every field type is above
