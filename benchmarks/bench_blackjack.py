@@ -4,12 +4,12 @@
 
 1. **Exact analysis**: the NZ six-deck game's whole-game house edge (composition-dependent
    optimal play, splits included), timed in-process after the kernels are loaded (median of
-   5 fresh :class:`~croupier.blackjack.analysis.Analysis` objects), and the one-time
+   5 fresh :class:`~croupier.blackjack.math.analysis.Analysis` objects), and the one-time
    start-up (a fresh process: import, load the compiled kernels from numba's disk cache,
    first answer) reported separately.
-2. **Simulator**: rounds a second of :func:`croupier.blackjack.simulate.simulate`, NZ rules
-   with the derived basic strategy, one worker and then two (wall time, process start-up
-   included), and the speed-up.
+2. **Simulator**: rounds a second of :func:`croupier.blackjack.math.simulate.simulate`, NZ
+   rules with the derived basic strategy, one worker and then two (wall time, process
+   start-up included), and the speed-up.
 3. **Peers**: :mod:`benchmarks.bench_blackjack_peers` (py21, OpenSpiel, cardsharp, rlcard),
    same machine, same run; ratios are croupier's one-worker rate over each peer's rate.
 """
@@ -31,16 +31,16 @@ except ImportError:  # running from a checkout without an install: use ./src
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from benchmarks.bench_blackjack_peers import measure_peers
-from croupier.blackjack.analysis import Analysis
+from croupier.blackjack.math.analysis import Analysis
+from croupier.blackjack.math.simulate import simulate
 from croupier.blackjack.rules import NZ
-from croupier.blackjack.simulate import simulate
 
 __all__ = ["main", "run"]
 
 _STARTUP = """
 import time
 t0 = time.perf_counter()
-from croupier.blackjack.analysis import Analysis
+from croupier.blackjack.math.analysis import Analysis
 from croupier.blackjack.rules import NZ
 t1 = time.perf_counter()
 ev = Analysis(NZ).expectation()

@@ -30,8 +30,8 @@ from croupier.poker import (
     PotLimit,
     TableRules,
 )
-from croupier.poker.fastsim import fast_simulate
 from croupier.poker.policies import RandomPolicy
+from croupier.poker.sim.fastsim import fast_simulate
 
 
 def engine_rate(rules: TableRules, players: int, hands: int, stack: int) -> float:

@@ -4,11 +4,10 @@ A package names its heavy exports (the numba-backed math) and the submodule each
 :func:`lazy_exports` returns the module-level ``__getattr__`` and ``__dir__`` that import a
 submodule only when one of its names is first used, then keep the value in the package.
 
-When an export has the name of the submodule it comes from (``croupier.blackjack.simulate``
-is both the function and its module), the import system would bind the *module* to that name
-on the package the moment the submodule loads, hiding the function. The package's module
-class is then swapped for one that does not let a submodule overwrite such an export, so the
-name always means the function, as it did when the package imported it eagerly.
+An export may not have the name of the submodule it comes from: the import system would bind
+the *module* to that name on the package the moment the submodule loads, hiding the export.
+(That is why the blackjack math lives in ``croupier.blackjack.math``: the function
+``croupier.blackjack.simulate`` comes from ``croupier.blackjack.math.simulate``.)
 
 >>> import sys, types
 >>> pkg = types.ModuleType("demo_pkg")
@@ -29,27 +28,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = ["lazy_exports"]
-
-
-def _guarded(module: types.ModuleType, shadowed: frozenset[str]) -> type[types.ModuleType]:
-    """A module class whose submodules named in ``shadowed`` do not replace those exports."""
-
-    class _KeepExports(types.ModuleType):
-        def __setattr__(self, name: str, value: object) -> None:
-            if (
-                name in shadowed
-                and isinstance(value, types.ModuleType)
-                and value.__name__ == f"{module.__name__}.{name}"
-            ):
-                return  # the import system binding the submodule: keep the export's name
-            super().__setattr__(name, value)
-
-    return _KeepExports
 
 
 def lazy_exports(
@@ -67,9 +49,9 @@ def lazy_exports(
     """
     module = sys.modules[package]
     origin = {name: source for source, names in sources.items() for name in names}
-    shadowed = frozenset(name for name, source in origin.items() if source == f"{package}.{name}")
-    if shadowed:
-        module.__class__ = _guarded(module, shadowed)
+    shadowing = sorted(name for name, source in origin.items() if source == f"{package}.{name}")
+    if shadowing:
+        raise ValueError(f"{package}: exports named like their submodule: {shadowing}")
 
     def __getattr__(name: str) -> Any:  # noqa: N807  (the PEP 562 hook)
         source = origin.get(name)

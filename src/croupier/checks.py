@@ -26,14 +26,25 @@ croupier.errors.CroupierError: colour must be one of 'red', 'blue', not 'pink'
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from croupier.errors import CroupierError
 
-__all__ = ["enum_setting", "flag_setting", "seat_number", "whole_chips", "whole_number"]
+__all__ = [
+    "can",
+    "enum_setting",
+    "event_log",
+    "flag_setting",
+    "same_log",
+    "seat_number",
+    "whole_chips",
+    "whole_number",
+]
 
 E = TypeVar("E", bound=Enum)
+S = TypeVar("S")
 
 
 def _shown(value: object) -> str:
@@ -58,12 +69,7 @@ def whole_chips(value: object, what: str, *, minimum: int | None = 0) -> int:
     ...
     croupier.errors.CroupierError: an ante must be at least 0, not -5
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise CroupierError(f"{what} must be a whole number of chips, not {_shown(value)}")
-    chips = int(value)
-    if minimum is not None and chips < minimum:
-        raise CroupierError(f"{what} must be at least {minimum}, not {chips}")
-    return chips
+    return _whole(value, what, "a whole number of chips", minimum)
 
 
 def whole_number(value: object, what: str, *, minimum: int | None = 0) -> int:
@@ -74,8 +80,12 @@ def whole_number(value: object, what: str, *, minimum: int | None = 0) -> int:
     ...
     croupier.errors.CroupierError: a seed must be at least 0, not -1
     """
+    return _whole(value, what, "a whole number", minimum)
+
+
+def _whole(value: object, what: str, kind: str, minimum: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise CroupierError(f"{what} must be a whole number, not {_shown(value)}")
+        raise CroupierError(f"{what} must be {kind}, not {_shown(value)}")
     number = int(value)
     if minimum is not None and number < minimum:
         raise CroupierError(f"{what} must be at least {minimum}, not {number}")
@@ -119,3 +129,63 @@ def flag_setting(value: object, what: str) -> bool:
     if not isinstance(value, bool):
         raise CroupierError(f"{what} must be True or False, not {_shown(value)}")
     return value
+
+
+def can(check: Callable[..., Any], *args: Any) -> bool:
+    """Whether ``check(*args)`` passes: a ``verify_`` method turned into its ``can_``. It
+    never raises a :class:`CroupierError` (malformed input is simply not legal).
+
+    >>> from croupier.cards import Card
+    >>> can(Card.parse, "zz"), can(Card.parse, "As")
+    (False, True)
+    """
+    try:
+        check(*args)
+    except CroupierError:
+        return False
+    return True
+
+
+def event_log(events: object, first: type[S], kind: type) -> S:
+    """The opening event of ``events`` if it is an event log to replay: a sequence of
+    ``kind`` events opening with a ``first`` event; anything else raises
+    :class:`CroupierError`.
+
+    >>> from croupier.poker import events as ev
+    >>> event_log([ev.Folded(1)], ev.HandStarted, ev.Event)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: an event log starts with HandStarted
+    """
+    if isinstance(events, str | bytes) or not isinstance(events, Sequence):
+        raise CroupierError(f"an event log is a sequence of events, not {events!r}")
+    if not events or not isinstance(events[0], first):
+        raise CroupierError(f"an event log starts with {first.__name__}")
+    if not all(isinstance(e, kind) for e in events):
+        bad = next(e for e in events if not isinstance(e, kind))
+        raise CroupierError(f"an event log holds only events, not {bad!r}")
+    start: S = events[0]
+    return start
+
+
+def same_log(logged: Sequence[Any], replayed: Sequence[Any]) -> None:
+    """Raise unless a replay produced exactly the logged events (each with ``describe()``):
+    the first event that differs, or the first the replay never reached, is named.
+
+    >>> from croupier.poker import events as ev
+    >>> same_log([ev.Folded(1), ev.Folded(2)], [ev.Folded(1)])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: event 1 of the log (seat 2 folds) never happens under these rules
+    """
+    for index, (was, now) in enumerate(zip(logged, replayed, strict=False)):
+        if was != now:
+            raise CroupierError(
+                f"event {index} of the log ({was.describe()}) differs "
+                f"from the replay ({now.describe()})"
+            )
+    if len(replayed) < len(logged):
+        extra = logged[len(replayed)]
+        raise CroupierError(
+            f"event {len(replayed)} of the log ({extra.describe()}) never happens under these rules"
+        )

@@ -15,6 +15,7 @@ from croupier.blackjack import (
     DoubleOn,
     HoleCard,
     PairsBy,
+    RoundPhase,
     Surrender,
 )
 from croupier.blackjack import events as ev
@@ -52,6 +53,20 @@ def outcome(rnd: BlackjackRound, box: int, hand: int = 0, player: str = "ann") -
     found = [s for s in settled(rnd) if (s.box, s.hand, s.player) == (box, hand, player)]
     assert len(found) == 1, found
     return found[0]
+
+
+def totals(rnd: BlackjackRound, box: int = 1) -> list[int]:
+    """Each hand's total on ``box``."""
+    return [h.total for h in rnd.boxes[box].hands]
+
+
+def assert_over(rnd: BlackjackRound) -> None:
+    """The round is settled, nothing is left on the layout, and every planned card was used."""
+    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.current is None
+    assert rnd.on_table == 0
+    assert len(rnd.shoe) == 0
+    assert isinstance(rnd.events[-1], ev.RoundSettled)
 
 
 def draw_play_settings(

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from croupier.blackjack.analysis import Analysis, dealer_outcomes, house_edge, insurance_ev
+from croupier.blackjack.math.analysis import Analysis, dealer_outcomes, house_edge, insurance_ev
 from croupier.blackjack.rules import NZ, DealerBlackjackTakes, HoleCard
 
 

@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 import pytest
+from bj_helpers import shoe
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,10 +52,6 @@ RULES = [
     NZ.with_(hole_card="peek", surrender="late", even_money=True),
     NZ.with_(even_money=True, chip_unit=5, table_minimum=10),
 ]
-
-
-def shoe(cards: str) -> Shoe:
-    return Shoe(6, cards=parse_cards(cards, unique=False))
 
 
 def observed(rnd: BlackjackRound) -> tuple[Any, ...]:

@@ -15,13 +15,14 @@ from hypothesis import strategies as st
 from reference_infinite import Analysis as Reference
 from reference_infinite import P
 
-from croupier.blackjack.analysis import (
+from croupier.blackjack.math.analysis import (
     OUTCOMES,
     Analysis,
     dealer_outcomes,
     insurance_ev,
     shoe_counts,
 )
+from croupier.blackjack.math.strategy import US_SIX_DECK
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
@@ -30,7 +31,6 @@ from croupier.blackjack.rules import (
     HoleCard,
     Surrender,
 )
-from croupier.blackjack.strategy import US_SIX_DECK
 from croupier.errors import CroupierError
 
 PEEK = NZ.with_(hole_card=HoleCard.PEEK)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from croupier.blackjack.pictures import (
+from croupier.blackjack.math.pictures import (
     ACTION_COLOURS,
     DPI,
     UNKNOWN_COLOUR,

@@ -13,7 +13,7 @@ import inspect
 from fractions import Fraction
 
 import pytest
-from bj_helpers import dealt, outcome, settled, shoe
+from bj_helpers import assert_over, dealt, outcome, settled, shoe, totals
 
 from croupier.blackjack import (
     NZ,
@@ -46,11 +46,6 @@ def net(rnd: BlackjackRound, player: str = "ann") -> int:
     return hands + insurance
 
 
-def totals(rnd: BlackjackRound, box: int = 1) -> list[int]:
-    """Each hand's total on ``box``."""
-    return [h.total for h in rnd.boxes[box].hands]
-
-
 def rejected(rnd: BlackjackRound, action: str, *args: int | str) -> str:
     """Call an action that must be illegal: check the round is unchanged; return the rule."""
     before = rnd.snapshot()
@@ -58,15 +53,6 @@ def rejected(rnd: BlackjackRound, action: str, *args: int | str) -> str:
         getattr(rnd, action)(*args)
     assert rnd.snapshot() == before
     return err.value.rule
-
-
-def assert_over(rnd: BlackjackRound) -> None:
-    """The round is settled, nothing is left on the layout, and every planned card was used."""
-    assert rnd.phase is RoundPhase.SETTLED
-    assert rnd.current is None
-    assert rnd.on_table == 0
-    assert len(rnd.shoe) == 0
-    assert isinstance(rnd.events[-1], ev.RoundSettled)
 
 
 def card(text: str) -> Card:

@@ -11,29 +11,12 @@ did not plan for.
 from __future__ import annotations
 
 import pytest
-from bj_helpers import dealt, outcome, settled, shoe
+from bj_helpers import assert_over, dealt, outcome, settled, shoe, totals
 
 from croupier.blackjack import NZ, BlackjackRound, BlackjackTable, RoundPhase
 from croupier.blackjack import events as ev
 from croupier.cards import Shoe, parse_cards
 from croupier.errors import RuleViolationError
-
-# --------------------------------------------------------------------------- helpers
-
-
-def totals(rnd: BlackjackRound) -> list[int]:
-    """Each hand's total on box 1."""
-    return [h.total for h in rnd.boxes[1].hands]
-
-
-def assert_over(rnd: BlackjackRound) -> None:
-    """The round is settled, nothing is left on the layout, and every planned card was used."""
-    assert rnd.phase is RoundPhase.SETTLED
-    assert rnd.current is None
-    assert rnd.on_table == 0
-    assert len(rnd.shoe) == 0
-    assert isinstance(rnd.events[-1], ev.RoundSettled)
-
 
 # --------------------------------------------------------------------------- 4.1 outcomes
 

@@ -1,9 +1,9 @@
 """The blackjack simulator: the compiled kernel against the referee, and against the exact
 analysis.
 
-* **Differential.** :func:`~croupier.blackjack._sim_kernel.play_shoe` and
-  :func:`~croupier.blackjack.simulate.referee_play_shoe` play the same stacked shoes with the
-  same chart and must give the same net and the same number of cards dealt for every round,
+* **Differential.** :func:`~croupier.blackjack.math._sim_kernel.play_shoe` and
+  :func:`~croupier.blackjack.math.simulate.referee_play_shoe` play the same stacked shoes with
+  the same chart and must give the same net and the same number of cards dealt for every round,
   over rule sets that together touch every setting the kernel reads, with the derived basic
   strategy and an "aggressive" chart that splits, resplits, doubles and surrenders as often as
   the rules let it. The kernel's own counters (replayed round by round) prove the shoes
@@ -29,9 +29,18 @@ from bj_helpers import draw_play_settings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from croupier.blackjack import _sim_kernel as k
-from croupier.blackjack._policy import CODES
-from croupier.blackjack.analysis import Analysis
+from croupier.blackjack.math import _sim_kernel as k
+from croupier.blackjack.math._policy import CODES
+from croupier.blackjack.math.analysis import Analysis
+from croupier.blackjack.math.simulate import (
+    TASK_ROUNDS,
+    SimulationResult,
+    kernel_params,
+    referee_play_shoe,
+    simulate,
+    wager_for,
+)
+from croupier.blackjack.math.strategy import StrategyChart
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
@@ -41,15 +50,6 @@ from croupier.blackjack.rules import (
     PairsBy,
     Surrender,
 )
-from croupier.blackjack.simulate import (
-    TASK_ROUNDS,
-    SimulationResult,
-    kernel_params,
-    referee_play_shoe,
-    simulate,
-    wager_for,
-)
-from croupier.blackjack.strategy import StrategyChart
 from croupier.cards.card import Card, Rank, Suit
 from croupier.cards.deck import full_deck
 from croupier.errors import CroupierError

@@ -18,11 +18,12 @@ Tables (``SPECS``, labelled by PHH variant code): ``NT`` no-limit hold'em, ``NT+
 no-limit hold'em with antes, ``FT`` fixed-limit hold'em, ``PO`` pot-limit Omaha, ``F7S``
 fixed-limit seven card stud (antes and a bring-in).
 
-The rule differences between the engines that PHH cannot carry (see
-``pokerkit_bridge.py`` and docs/decisions.md, "Hand histories (PHH)") make some hands
-one engine plays illegal in the other; each such hand is classified here by what the
-record shows, never dropped silently: :func:`pokerkit_to_croupier` returns the
-classification, and the tests count the hands per class.
+The ``phh`` profile carries every PokerKit convention these hands meet as a rule
+setting (its fixed-limit cap, ``ShortAllIn``, ``raise_needs_a_caller``,
+``merge_pots_with_the_same_winners``; docs/decisions.md, "PHH vs PokerKit"), so every
+hand must end with the same stacks both ways. The hands that reach the conventions where
+the NZ rules differ (:data:`CONVENTIONS`) are counted by name, so a run shows that it
+tested them.
 """
 
 from __future__ import annotations
@@ -45,10 +46,12 @@ from croupier.poker import (
     OMAHA,
     SEVEN_CARD_STUD,
     FixedLimit,
+    ForcedBets,
     HandState,
     NoLimit,
     PotLimit,
     TableRules,
+    build_pots,
 )
 from croupier.poker import events as ev
 
@@ -71,20 +74,21 @@ LABELS: tuple[str, ...] = ("NT", "NT+ante", "FT", "PO", "F7S")
 
 SHORT_ALL_IN = "short all-in wager"
 """A round where a player went all in for less than a full bet or raise and then somebody
-completed, bet or raised. The engines disagree on what may follow (pokerkit_bridge.py:
-"short all-in opening bet", "short all-ins adding up to a full raise", "short all-in
-raise counted in the cap"; and before the flop PokerKit takes any raise over the blind as
-a full raise, since its blind sets no raise size, so a short all-in raise reopens the
-betting there), and croupier's rules cannot be set to PokerKit's."""
+completed, bet or raised: what may follow is ``ShortAllIn`` and
+``RaiseCap.short_all_ins_count`` (under the NZ rules the betting would differ:
+pokerkit_bridge.py, "short all-in opening bet", "short all-ins adding up to a full
+raise", "short all-in raise counted in the cap")."""
 
 MERGED_POTS = "pots merged"
-"""A main and a side pot going to the same two or more winners: PokerKit merges them
-(once the losing hands are killed) and splits them once, croupier splits each pot
-(DIGEST 3.2-11), so the odd chips can differ (pokerkit_bridge.py: "pots merged after
-hand killing")."""
+"""A main and a side pot going to the same two or more winners: PokerKit divides them
+once (``merge_pots_with_the_same_winners``; the NZ rules divide each, DIGEST 3.2-11)."""
 
-KNOWN: tuple[str, ...] = (SHORT_ALL_IN, MERGED_POTS)
-"""The rule differences PHH cannot carry, by name."""
+BRING_IN_COMPLETION = "all-in completion for the bring-in"
+"""A stud player to bring in who completes all in for no more than the bring-in (a
+wager, not the bring-in: ``ShortAllIn.complete_for_the_bring_in``)."""
+
+CONVENTIONS: tuple[str, ...] = (SHORT_ALL_IN, MERGED_POTS, BRING_IN_COMPLETION)
+"""The PokerKit conventions the hands are counted for, by name."""
 
 _CARDS: tuple[str, ...] = tuple(str(c) for c in full_deck())
 _PK_CARD: dict[str, Any] = {text: next(iter(pk.Card.parse(text))) for text in _CARDS}
@@ -174,7 +178,7 @@ def _pokerkit_game(table: Table) -> Any:
 
 def pokerkit_hand(table: Table, rng: random.Random) -> tuple[Any, Any, set[str]]:
     """PokerKit plays one hand at random; returns its game, its finished state and the
-    documented differences the hand runs into (see :data:`KNOWN`)."""
+    conventions the hand meets (see :data:`CONVENTIONS`)."""
     known: set[str] = set()
     short_street: int | None = None  # the street of the last short all-in wager
     game = _pokerkit_game(table)
@@ -226,6 +230,8 @@ def pokerkit_hand(table: Table, rng: random.Random) -> tuple[Any, Any, set[str]]
             state.check_or_call()
         else:
             i, street = state.actor_index, state.street
+            if state.can_post_bring_in() and amount <= table.bring_in:
+                known.add(BRING_IN_COMPLETION)
             if short_street == state.street_index:
                 known.add(SHORT_ALL_IN)
             top = max(state.bets)
@@ -252,7 +258,7 @@ class Outcome:
     error: str = ""
     """Why the replay refused the hand."""
     known: frozenset[str] = frozenset()
-    """The documented differences (:data:`KNOWN`) the hand runs into."""
+    """The conventions (:data:`CONVENTIONS`) the hand meets."""
 
     @property
     def equal(self) -> bool:
@@ -296,13 +302,11 @@ def pokerkit_to_croupier(seed: str, label: str) -> Outcome:
 
 
 def croupier_rules(table: Table, profile: str = "phh") -> TableRules:
-    """croupier's rules for the table under a rule profile (the profile's odd chip,
-    heads-up blinds and raise cap)."""
-    chosen = PROFILES[profile]
+    """croupier's rules for the table under a rule profile (every setting the profile
+    fixes: odd chip, heads-up blinds, raise cap, short all-ins, raises nobody can call,
+    merged pots)."""
     common: dict[str, Any] = {
-        "odd_chip": chosen.odd_chip,
-        "heads_up": chosen.heads_up,
-        "raise_cap": chosen.raise_cap,
+        **PROFILES[profile].settings(),
         "fold_when_check_is_free": False,
         "ante": table.ante,
     }
@@ -336,7 +340,10 @@ def croupier_hand(table: Table, rng: random.Random, profile: str = "phh") -> Han
         legal = hand.legal_actions()
         if legal.bring_in is not None:
             low, high = legal.bring_in
-            hand.bring_in(high if rng.random() < 0.3 else low)
+            if legal.raise_to is not None and rng.random() < 0.5:
+                hand.raise_to(legal.raise_to[0])  # all in: a short completion, not the bring-in
+            else:
+                hand.bring_in(high if rng.random() < 0.3 else low)
             continue
         moves: list[tuple[float, tuple[str, int]]] = []
         if legal.fold:
@@ -345,13 +352,7 @@ def croupier_hand(table: Table, rng: random.Random, profile: str = "phh") -> Han
             moves.append((0.5, ("check", 0)))
         if legal.call is not None:
             moves.append((0.5, ("call", 0)))
-        me = hand.players[legal.seat]
-        reach = max(
-            (p.bet + p.stack for p in hand.players.values() if p is not me and not p.folded),
-            default=0,
-        )
-        if legal.raise_to is not None and reach > hand.current_bet:
-            # (PokerKit refuses a raise no opponent can call, croupier allows it: not played)
+        if legal.raise_to is not None:
             low, high = legal.raise_to
             moves += [(0.14, ("raise", low)), (0.12, ("raise", high))]
             if high - low > 1:
@@ -396,13 +397,22 @@ def croupier_to_pokerkit(seed: str, label: str) -> Outcome:
 
 
 def croupier_known(hand: HandState) -> set[str]:
-    """The documented differences a croupier hand runs into (see :data:`KNOWN`)."""
+    """The conventions a croupier hand meets (see :data:`CONVENTIONS`)."""
     known: set[str] = set()
     short = False
+    wagered = False  # a bet, raise or bring-in this round
     for event in hand.events:
         if isinstance(event, ev.BetsCollected):
-            short = False
+            short = wagered = False
         elif isinstance(event, ev.RaisedTo | ev.BringIn):
+            if (
+                isinstance(event, ev.RaisedTo)
+                and not wagered
+                and hand.game.forced is ForcedBets.ANTE_BRING_IN
+                and event.to <= hand.rules.bring_in_amount
+            ):
+                known.add(BRING_IN_COMPLETION)
+            wagered = True
             if short:
                 known.add(SHORT_ALL_IN)
             if event.all_in and not (isinstance(event, ev.RaisedTo) and event.full):
@@ -414,28 +424,32 @@ def croupier_known(hand: HandState) -> set[str]:
 
 def merged_pots(hand: HandState) -> bool:
     """Whether two pots (a main and a side pot) went to the same winners, split between
-    two or more of them: PokerKit merges such pots and splits them once."""
-    winners = [
-        tuple(sorted(seat for seat, _ in e.shares))
-        for e in hand.events
-        if isinstance(e, ev.PotAwarded)
-    ]
-    return any(len(w) > 1 and winners.count(w) > 1 for w in winners)
+    two or more of them: PokerKit merges such pots and splits them once (so does croupier
+    under ``merge_pots_with_the_same_winners``: one award for more than its pot)."""
+    awards = [e for e in hand.events if isinstance(e, ev.PotAwarded)]
+    players = hand.players.values()
+    pots = build_pots(  # the pots as they stood before the award (all in: nothing behind)
+        {p.seat: p.contributed for p in players},
+        {p.seat for p in players if p.folded},
+        {p.seat for p in players if not p.folded and p.contributed == p.starting_stack},
+    )
+    winners = [tuple(sorted(seat for seat, _ in e.shares)) for e in awards]
+    separate = any(len(w) > 1 and winners.count(w) > 1 for w in winners)
+    merged = any(len(e.shares) > 1 and e.amount > pots[e.pot].amount for e in awards)
+    return separate or merged
 
 
 @dataclass
 class Tally:
-    """Hands per table: how many replayed to equal stacks, and the others, explained by
-    a documented difference or not."""
+    """Hands per table: how many replayed to equal stacks, the others (each a finding),
+    and how many met each convention (:data:`CONVENTIONS`)."""
 
     hands: Counter[str] = field(default_factory=Counter)
     equal: Counter[str] = field(default_factory=Counter)
-    explained: list[Outcome] = field(default_factory=list)
-    """Hands that differ and run into a documented difference (:data:`KNOWN`)."""
-    unexplained: list[Outcome] = field(default_factory=list)
-    """Hands that differ for no documented reason: a finding."""
+    unequal: list[Outcome] = field(default_factory=list)
+    """Hands whose replay refused them or ended with other stacks."""
     met: Counter[str] = field(default_factory=Counter)
-    """Hands that run into each documented difference (equal or not)."""
+    """Hands that meet each convention (equal or not)."""
 
     def add(self, outcome: Outcome) -> None:
         """Count one hand."""
@@ -443,33 +457,26 @@ class Tally:
         self.met.update(outcome.known)
         if outcome.equal:
             self.equal[outcome.label] += 1
-        elif outcome.known:
-            self.explained.append(outcome)
         else:
-            self.unexplained.append(outcome)
+            self.unequal.append(outcome)
 
     def merge(self, other: Tally) -> None:
         """Add another tally's counts."""
         self.hands.update(other.hands)
         self.equal.update(other.equal)
-        self.explained.extend(other.explained)
-        self.unexplained.extend(other.unexplained)
+        self.unequal.extend(other.unequal)
         self.met.update(other.met)
 
     def summary(self) -> str:
         """The figures, one table a line."""
         lines = []
         for label in self.hands:
-            why = Counter(
-                name for o in self.explained if o.label == label for name in sorted(o.known)[:1]
-            )
-            other = sum(1 for o in self.unexplained if o.label == label)
+            differ = sum(1 for o in self.unequal if o.label == label)
             parts = [f"{self.hands[label]} hands", f"{self.equal[label]} equal"]
-            parts += [f"{n} differ ({name})" for name, n in sorted(why.items())]
-            parts += [f"{other} differ (unexplained)"] if other else []
+            parts += [f"{differ} differ"] if differ else []
             lines.append(f"{label}: {', '.join(parts)}")
         met = ", ".join(f"{name} {n}" for name, n in sorted(self.met.items()))
-        return "\n".join([*lines, f"documented differences met: {met or 'none'}"])
+        return "\n".join([*lines, f"PokerKit conventions met: {met or 'none'}"])
 
 
 def run_pokerkit_to_croupier(seed: int, label: str, count: int, start: int = 0) -> Tally:

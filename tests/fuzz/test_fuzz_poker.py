@@ -25,7 +25,7 @@ from croupier.errors import CroupierError
 from croupier.poker import GAMES, HandState, Phase
 from croupier.poker import events as ev
 
-WITH_AMOUNT = ["raise_to", "bet", "bring_in"]
+WITH_AMOUNT = ["raise_to", "bring_in"]
 WITH_SEAT = ["concede", "request_show"]
 VERIFIABLE = ["raise_to", "bring_in", "discard", "concede", "request_show"]
 NO_ARGUMENT = ["fold", "check", "call", "step"]

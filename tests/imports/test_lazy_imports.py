@@ -21,22 +21,15 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 
 MATH = (
     "numba",
-    "croupier.blackjack.analysis",
-    "croupier.blackjack.simulate",
-    "croupier.blackjack.strategy",
-    "croupier.blackjack._exact_kernel",
-    "croupier.blackjack._exact_graphs",
-    "croupier.blackjack._sim_kernel",
-    "croupier.blackjack._policy",
-    "croupier.poker.fastsim",
-    "croupier.poker._fastsim_kernel",
-    "croupier.poker.simulate",
+    "croupier.blackjack.math",
+    "croupier.poker.sim",
     "croupier.evaluation.kernels",
     "croupier.evaluation.batch",
     "croupier.evaluation.omaha_table",
     "croupier.equity",
 )
-"""Modules the referees must not load: numba and everything built on it."""
+"""Modules the referees must not load: numba and everything built on it (a package and all
+its submodules)."""
 
 PACKAGES = (
     "croupier",
@@ -169,28 +162,58 @@ def test_lazy_names_are_the_objects_of_their_modules() -> None:
         return sys.modules[name]  # not the package attribute: two of them are functions
 
     assert croupier.evaluate is source("croupier.evaluation.evaluate").evaluate
-    assert croupier.blackjack.Analysis is source("croupier.blackjack.analysis").Analysis
-    assert croupier.blackjack.simulate is source("croupier.blackjack.simulate").simulate
-    assert croupier.blackjack.US_SIX_DECK is source("croupier.blackjack.strategy").US_SIX_DECK
+    assert croupier.blackjack.Analysis is source("croupier.blackjack.math.analysis").Analysis
+    assert croupier.blackjack.simulate is source("croupier.blackjack.math.simulate").simulate
+    assert croupier.blackjack.US_SIX_DECK is source("croupier.blackjack.math.strategy").US_SIX_DECK
     assert croupier.evaluation.evaluate_batch is source("croupier.evaluation.batch").evaluate_batch
-    assert croupier.poker.fast_simulate is source("croupier.poker.fastsim").fast_simulate
+    assert croupier.poker.fast_simulate is source("croupier.poker.sim.fastsim").fast_simulate
 
 
 def test_a_function_named_like_its_module_stays_the_function() -> None:
     """``croupier.blackjack.simulate`` is the function even when its module loads first."""
     report = _loaded_after(
         """
-        import croupier.blackjack.simulate as first
-        from croupier.blackjack.simulate import SimulationResult
+        import croupier.blackjack.math.simulate as first
+        from croupier.blackjack.math.simulate import SimulationResult
         from croupier.blackjack import simulate
         import croupier.blackjack
         import croupier.evaluation.evaluate
         from croupier.evaluation import evaluate
         result = [callable(first), callable(simulate), simulate.__module__,
-                  croupier.blackjack.simulate is simulate, callable(evaluate)]
+                  croupier.blackjack.simulate is simulate is first.simulate, callable(evaluate)]
         """
     )
-    assert report["result"] == [True, True, "croupier.blackjack.simulate", True, True]
+    assert report["result"] == [False, True, "croupier.blackjack.math.simulate", True, True]
+
+
+def test_an_export_named_like_its_submodule_is_refused() -> None:
+    """The import system would bind the submodule over such an export, so it is refused."""
+    from croupier._lazy import lazy_exports
+
+    package = types.ModuleType("demo_shadow")
+    sys.modules["demo_shadow"] = package
+    try:
+        with pytest.raises(ValueError, match=r"named like their submodule: \['tool'\]"):
+            lazy_exports("demo_shadow", {"demo_shadow.tool": ("tool", "other")})
+    finally:
+        del sys.modules["demo_shadow"]
+
+
+def test_the_math_packages_load_none_of_their_modules() -> None:
+    report = _loaded_after(
+        """
+        import sys
+        import croupier.blackjack.math
+        import croupier.poker.sim
+
+        result = sorted(
+            name for name in sys.modules if name.startswith(("croupier.blackjack.math.",
+                                                              "croupier.poker.sim."))
+        )
+        """
+    )
+    assert report["result"] == []
+    assert report["heavy"] == ["croupier.blackjack.math", "croupier.poker.sim"]
 
 
 def test_the_documented_imports_work() -> None:

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import partial
-from typing import TypeVar
 
 import pytest
+from helpers import community_deck, events_of, illegal, passive, play_round
 
-from croupier.cards import Deck
 from croupier.errors import RuleViolationError
 from croupier.poker import (
     DRAW,
@@ -33,7 +32,6 @@ from croupier.poker import (
 )
 from croupier.poker import events as ev
 
-FULL_DECK = tuple(f"{rank}{suit}" for rank in "23456789TJQKA" for suit in "cdhs")
 SEATS4 = (1, 2, 3, 4)
 
 
@@ -73,57 +71,15 @@ def own_copy(rule: str) -> str:
 
 def rejected(hand: HandState, action: Callable[[], object], *rules: str) -> IllegalActionError:
     """The action must fail with one of ``rules``, describe the legal options, change nothing."""
-    before = hand.snapshot()
-    legal = hand.legal_actions()
-    with pytest.raises(IllegalActionError) as info:
-        action()
-    assert own_copy(info.value.rule) in rules
-    assert info.value.allowed == legal.describe()
-    assert hand.snapshot() == before
-    assert hand.legal_actions() == legal
-    return info.value
-
-
-def play_round(hand: HandState) -> None:
-    """Call or check every decision of the current betting round."""
-    street = hand.street
-    while hand.actor is not None and hand.street == street:
-        if hand.legal_actions().check:
-            hand.check()
-        else:
-            hand.call()
-
-
-def play_out(hand: HandState) -> None:
-    while not hand.is_complete:
-        play_round(hand)
+    error = illegal(hand, action)
+    assert own_copy(error.rule) in rules
+    return error
 
 
 def to_flop(hand: HandState) -> HandState:
     play_round(hand)
     assert hand.street == 1
     return hand
-
-
-def community_deck(holes: Mapping[int, str], button: int, board: str) -> Deck:
-    """Deal ``holes`` one card at a time clockwise from left of the button, then
-    burn, flop, burn, turn, burn, river."""
-    seats = sorted(holes)
-    around = [s for s in seats if s > button] + [s for s in seats if s <= button]
-    own = {s: holes[s].split() for s in seats}
-    order = [own[s][k] for k in range(len(own[seats[0]])) for s in around]
-    shown = board.split()
-    spare = [c for c in FULL_DECK if c not in set(order) | set(shown)]
-    burns = [spare.pop(0) for _ in range(3)]
-    order += [burns[0], *shown[:3], burns[1], shown[3], burns[2], shown[4]]
-    return Deck.stacked([*order, *spare])
-
-
-E = TypeVar("E", bound=ev.Event)
-
-
-def events_of(hand: HandState, kind: type[E]) -> list[E]:
-    return [e for e in hand.events if isinstance(e, kind)]
 
 
 # --------------------------------------------------------------- Omaha 17.6(a): the sign
@@ -796,7 +752,7 @@ def test_no_chips_can_be_added_during_a_hand() -> None:
     assert hand.players[4].stack == 30
     rejected(hand, lambda: hand.raise_to(31), "Poker definitions: Table Stakes")
     assert hand.legal_actions().raise_to == (20, 30)
-    play_out(hand)
+    passive(hand)
     assert sum(hand.stacks.values()) == 3030  # nothing came in, nothing went out
     with pytest.raises(RuleViolationError) as info:
         HandState(TableRules(HOLDEM, NoLimit()), {1: 100, 2: 0}, button=1)

@@ -18,7 +18,7 @@ from croupier.poker import (
     PotLimit,
     TableRules,
 )
-from croupier.poker.fastsim import FastResult, fast_simulate
+from croupier.poker.sim.fastsim import FastResult, fast_simulate
 from croupier.poker.structures import BettingStructure
 
 

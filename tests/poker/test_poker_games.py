@@ -9,9 +9,9 @@ and fills the rest of the deck with the unused cards.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
 
 import pytest
+from helpers import clockwise, events_of, passive, refused, winners
 
 from croupier.cards import Card, Deck, Rank, full_deck, parse_cards, stripped_deck
 from croupier.errors import RuleViolationError
@@ -28,7 +28,6 @@ from croupier.poker import (
     FixedLimit,
     GameSpec,
     HandState,
-    IllegalActionError,
     NoLimit,
     OddChip,
     TableRules,
@@ -37,17 +36,9 @@ from croupier.poker import events as ev
 
 # ----------------------------------------------------------------------------- helpers
 
-E = TypeVar("E", bound=ev.Event)
-
 StreetSpec = tuple[Mapping[int, str], str]
 """One street of a stacked deck: the cards each seat gets (down cards first, then up
 cards; for a draw, the replacements) and the community cards."""
-
-
-def clockwise(seats: Sequence[int], button: int) -> list[int]:
-    """Seats in deal order: clockwise from the player left of the button."""
-    ordered = sorted(seats)
-    return [s for s in ordered if s > button] + [s for s in ordered if s <= button]
 
 
 def build_deck(
@@ -87,39 +78,9 @@ def build_deck(
     return Deck([*filled, *spare], shuffle=False)
 
 
-def events_of(hand: HandState, kind: type[E]) -> list[E]:
-    """The hand's events of one kind, in order."""
-    return [e for e in hand.events if isinstance(e, kind)]
-
-
 def dealt(hand: HandState) -> list[tuple[int, tuple[Card, ...], bool]]:
     """(seat, cards, face up) for every card dealt to a player, in order."""
     return [(e.seat, e.cards, e.up) for e in events_of(hand, ev.CardsDealt)]
-
-
-def passive(hand: HandState, *, until_street: int | None = None) -> None:
-    """Play the hand out with the least action: check, else call, else the smallest
-    bring-in; stand pat on a draw. Stops at ``until_street`` if given."""
-    while not hand.is_complete:
-        if until_street is not None and hand.street >= until_street:
-            return
-        legal = hand.legal_actions()
-        if legal.discard:
-            hand.discard([])
-        elif legal.bring_in is not None:
-            hand.bring_in(legal.bring_in[0])
-        elif legal.check:
-            hand.check()
-        else:
-            hand.call()
-
-
-def assert_illegal(hand: HandState, action: str, *args: object) -> None:
-    """The action raises IllegalActionError and changes nothing."""
-    before = hand.snapshot()
-    with pytest.raises(IllegalActionError):
-        getattr(hand, action)(*args)
-    assert hand.snapshot() == before
 
 
 def stud_rules(
@@ -159,15 +120,6 @@ def blind_rules(
         odd_chip=odd_chip,
         show_all_at_showdown=show_all,
     )
-
-
-def winners(hand: HandState) -> dict[int, int]:
-    """Chips won by seat over every pot."""
-    out: dict[int, int] = {}
-    for award in hand.awards:
-        for seat, chips in award.shares:
-            out[seat] = out.get(seat, 0) + chips
-    return out
 
 
 def first_index(hand: HandState, kind: type[ev.Event]) -> int:
@@ -257,7 +209,7 @@ def test_omaha_first_round_starts_left_of_last_blind_without_check() -> None:
     assert legal.call == 10
     assert legal.raise_to is not None
     assert not hand.can_check()
-    assert_illegal(hand, "check")
+    refused(hand, hand.check)
 
 
 @pytest.mark.rule("Omaha 17.2(b)")
@@ -342,7 +294,7 @@ def test_omaha_flop_opens_left_of_button_with_check_or_fold() -> None:
     passive(no_free_fold, until_street=1)
     assert no_free_fold.legal_actions().check
     assert not no_free_fold.legal_actions().fold
-    assert_illegal(no_free_fold, "fold")
+    refused(no_free_fold, no_free_fold.fold)
 
 
 @pytest.mark.rule("Omaha 17.3(b)")
@@ -806,7 +758,7 @@ def _first_round(game: GameSpec, holes: Mapping[int, str]) -> None:
     assert hand.actor == 1  # left of the last blind (seat 3)
     legal = hand.legal_actions()
     assert (legal.fold, legal.check, legal.call) == (True, False, 10)
-    assert_illegal(hand, "check")
+    refused(hand, hand.check)
     hand.fold()  # the option passes clockwise
     assert hand.actor == 2
     assert not hand.can_check()
@@ -1031,8 +983,8 @@ def test_five_stud_lowest_up_card_brings_in_clubs_lowest() -> None:
     assert not legal.check
     assert legal.call is None
     for action, args in (("fold", ()), ("check", ()), ("call", ()), ("raise_to", (20,))):
-        assert_illegal(hand, action, *args)
-    assert_illegal(hand, "bring_in", 9)
+        refused(hand, getattr(hand, action), *args)
+    refused(hand, hand.bring_in, 9)
     hand.bring_in(10)
     assert events_of(hand, ev.BringIn) == [ev.BringIn(4, 10, False)]
 
@@ -1043,7 +995,7 @@ def test_five_stud_rank_before_suit_for_the_bring_in() -> None:
     hand = five_stud(first, structure=NoLimit())
     assert hand.actor == 3  # the 2 of spades is lower than the 3 of clubs
     assert hand.legal_actions().bring_in == (10, 199)
-    assert_illegal(hand, "bring_in", 9)
+    refused(hand, hand.bring_in, 9)
     assert hand.can_bring_in(199)
 
 
@@ -1334,9 +1286,9 @@ def test_draw_burn_then_discards_replaced_clockwise() -> None:
     assert hand.deck.burned == parse_cards("7c")
     assert hand.actor == 2  # the draw starts left of the button
     assert hand.legal_actions().discard
-    assert_illegal(hand, "discard", ["As"])  # not seat 2's card
-    assert_illegal(hand, "fold")
-    assert_illegal(hand, "check")
+    refused(hand, hand.discard, ["As"])  # not seat 2's card
+    refused(hand, hand.fold)
+    refused(hand, hand.check)
     for seat in (2, 3, 1):
         assert hand.actor == seat
         hand.discard(DRAW_DISCARDS[seat])

@@ -14,8 +14,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from helpers import community_deck, passive, refused
 
-from croupier.cards import Card, Deck, full_deck, parse_cards, stripped_deck
+from croupier.cards import Card, Deck, full_deck, stripped_deck
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker import (
     DRAW,
@@ -39,51 +40,14 @@ from croupier.poker.views import SeatView
 BLINDS = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
 
 
-def clockwise(seats: list[int], button: int) -> list[int]:
-    """Seats clockwise from the one left of ``button``."""
-    ordered = sorted(seats)
-    return [s for s in ordered if s > button] + [s for s in ordered if s <= button]
-
-
-def holdem_deck(holes: Mapping[int, str], button: int, board: str) -> Deck:
-    """A whole 52-card deck dealing ``holes`` one card at a time from left of the button,
-    then burn, flop, burn, turn, burn, river (the burns are the first unused cards)."""
-    order = [parse_cards(holes[s])[k] for k in range(2) for s in clockwise(list(holes), button)]
-    flop_turn_river = list(parse_cards(board))
-    spare = [c for c in full_deck() if c not in set(order) | set(flop_turn_river)]
-    burns = spare[:3]
-    order += [burns[0], *flop_turn_river[:3], burns[1], flop_turn_river[3]]
-    order += [burns[2], flop_turn_river[4]]
-    rest = [c for c in full_deck() if c not in set(order)]
-    return Deck([*order, *rest], shuffle=False)
-
-
-def check_down(hand: HandState) -> None:
-    """Everyone checks (or calls) to the end."""
-    while not hand.is_complete:
-        if hand.can_check():
-            hand.check()
-        else:
-            hand.call()
-
-
 def odd_chip_hand(holes: Mapping[int, str], board: str, rules: TableRules = BLINDS) -> HandState:
     """Seats 1, 2, 3, button 1: seat 2 posts 5 and folds, so the pot of 25 splits 12/12 with
     one odd chip between seats 1 and 3."""
-    hand = HandState(rules, dict.fromkeys(holes, 100), 1, deck=holdem_deck(holes, 1, board))
+    hand = HandState(rules, dict.fromkeys(holes, 100), 1, deck=community_deck(holes, 1, board))
     hand.call()  # seat 1
     hand.fold()  # seat 2, the first blind
-    check_down(hand)
+    passive(hand)
     return hand
-
-
-def unchanged(hand: HandState, action: Callable[[], object]) -> CroupierError:
-    """Run an action that must fail; the hand is exactly as before. Returns the error."""
-    before = hand.snapshot()
-    with pytest.raises(CroupierError) as info:
-        action()
-    assert hand.snapshot() == before
-    return info.value
 
 
 # ======================================================================= 1. the odd chip
@@ -169,7 +133,7 @@ def test_raise_over_a_voluntary_blind_is_at_least_the_voluntary_bet() -> None:
     )
     assert hand.actor == 1
     assert hand.legal_actions().raise_to == (40, 500)
-    unchanged(hand, lambda: hand.raise_to(30))
+    refused(hand, hand.raise_to, 30, error=CroupierError)
     hand.raise_to(40)
     assert hand.legal_actions().raise_to == (60, 500)  # the raise of 20 is the least now
 
@@ -264,7 +228,7 @@ def test_a_dealt_from_deck_is_refused_and_a_whole_one_plays_to_the_end() -> None
     with pytest.raises(CroupierError, match="same card twice"):
         Deck([*full_deck()[:51], full_deck()[0]], shuffle=False)
     manila = HandState(TableRules(MANILA, NoLimit()), {1: 100, 2: 100, 3: 100}, 1, seed=4)
-    check_down(manila)  # a whole stripped deck: the showdown evaluates every hand
+    passive(manila)  # a whole stripped deck: the showdown evaluates every hand
     assert sum(manila.stacks.values()) == 300
 
 
@@ -373,7 +337,7 @@ def test_integral_amounts_of_any_type_are_accepted() -> None:
 )
 def test_non_integral_amounts_are_refused_and_leave_the_hand_unchanged(amount: object) -> None:
     hand = HandState(BLINDS, {1: 100, 2: 100, 3: 100}, 1, seed=5)
-    error = unchanged(hand, lambda: hand.raise_to(amount))  # type: ignore[arg-type]
+    error = refused(hand, hand.raise_to, amount, error=CroupierError)
     assert "must be a whole number of chips" in str(error)
     assert hand.can_raise_to(amount) is False  # type: ignore[arg-type]
 
@@ -405,7 +369,7 @@ def test_bad_discards_and_seats_are_refused_and_can_never_raises() -> None:
     while not hand.legal_actions().discard:
         hand.check() if hand.can_check() else hand.call()
     for garbage in (["zz"], 42, [1, 2], None):
-        unchanged(hand, lambda g=garbage: hand.discard(g))  # type: ignore[misc]
+        refused(hand, hand.discard, garbage, error=CroupierError)
         assert hand.can_discard(garbage) is False  # type: ignore[arg-type]
     for seat in ("x", -1, None, [1]):
         assert hand.can_concede(seat) is False  # type: ignore[arg-type]
@@ -418,7 +382,7 @@ def test_bad_discards_and_seats_are_refused_and_can_never_raises() -> None:
 def finished_omaha() -> HandState:
     rules = TableRules(OMAHA, PotLimit(), blinds=(5, 10))
     hand = HandState(rules, {1: 200, 2: 200, 3: 200}, 1, seed=8)
-    check_down(hand)
+    passive(hand)
     return hand
 
 
@@ -444,7 +408,7 @@ def test_replay_refuses_a_tampered_seat_or_amount() -> None:
     hand.raise_to(30)
     hand.fold()
     hand.call()
-    check_down(hand)
+    passive(hand)
     index = next(i for i, e in enumerate(hand.events) if isinstance(e, ev.RaisedTo))
     events = list(hand.events)
     tampered_seat = [*events[:index], ev.RaisedTo(2, 30, 20, True, False), *events[index + 1 :]]

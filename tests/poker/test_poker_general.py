@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import cards_in_view, passive
 
 from croupier.cards import Card, Deck, full_deck, parse_cards
 from croupier.errors import DuplicateCardError
@@ -17,7 +18,6 @@ from croupier.poker import (
 )
 from croupier.poker import events as ev
 from croupier.poker.state import IllegalActionError, Phase
-from croupier.poker.views import SeatView
 
 
 def holdem(stacks: dict[int, int] | None = None, **kwargs: object) -> HandState:
@@ -25,15 +25,10 @@ def holdem(stacks: dict[int, int] | None = None, **kwargs: object) -> HandState:
     return HandState(rules, stacks or {1: 500, 2: 500, 3: 500}, button=1, seed=11, **kwargs)  # type: ignore[arg-type]
 
 
-def play_out(hand: HandState) -> None:
-    while not hand.is_complete:
-        hand.check() if hand.can_check() else hand.call()
-
-
 @pytest.mark.rule("Poker 18.1")
 def test_cards_never_leave_the_table_every_card_is_accounted_for() -> None:
     hand = holdem()
-    play_out(hand)
+    passive(hand)
     held = [c for p in hand.players.values() for c in p.cards]
     assert sorted(held + hand.board + list(hand.deck.burned) + list(hand.deck.remaining)) == sorted(
         full_deck()
@@ -55,20 +50,6 @@ def test_each_player_sees_only_their_own_down_cards() -> None:
     assert all(p.down == (None, None) for p in spectator.players)
 
 
-def cards_in_view(view: SeatView) -> set[Card]:
-    """Every card a view holds anywhere: the board, the seats, the events' fields."""
-    found = set(view.board)
-    for player in view.players:
-        found.update(c for c in (*player.up, *player.down) if c is not None)
-    for event in view.events:
-        for value in vars(event).values():
-            if isinstance(value, Card):
-                found.add(value)
-            elif isinstance(value, tuple):
-                found.update(c for c in value if isinstance(c, Card))
-    return found
-
-
 @pytest.mark.rule("Poker 18.3")
 def test_the_dealer_may_inspect_a_hand_only_once_it_is_over() -> None:
     hand = holdem()
@@ -85,7 +66,7 @@ def test_the_dealer_may_inspect_a_hand_only_once_it_is_over() -> None:
 @pytest.mark.rule("Omaha 17.5(d)")
 def test_a_hand_shown_on_request_is_shown_to_the_whole_table() -> None:
     hand = holdem()
-    play_out(hand)
+    passive(hand)
     mucked = [e.seat for e in hand.events if isinstance(e, ev.HandMucked)]
     seat = mucked[0] if mucked else 2
     hand.request_show(seat)
@@ -109,7 +90,7 @@ def test_antes_go_in_before_any_card_is_dealt() -> None:
 @pytest.mark.rule("Poker 3.3")
 def test_burn_cards_are_hidden_and_apart_from_discards_one_deck() -> None:
     hand = holdem()
-    play_out(hand)
+    passive(hand)
     burns = [e.card for e in hand.events if isinstance(e, ev.CardBurned)]
     assert burns == list(hand.deck.burned)
     assert len(burns) == 3
@@ -125,7 +106,7 @@ def test_cards_speak_the_best_hand_wins_without_any_declaration() -> None:
                                                    if c not in parse_cards(order)))  # fmt: skip
     rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
     hand = HandState(rules, {1: 500, 2: 500, 3: 500}, button=1, deck=deck)
-    play_out(hand)
+    passive(hand)
     best = max(hand.hand_of(s) for s in (1, 2, 3))  # type: ignore[type-var]
     winners = {s for a in hand.awards for s, _ in a.shares}
     assert winners == {s for s in (1, 2, 3) if hand.hand_of(s) == best}

@@ -15,10 +15,11 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from helpers import community_deck, passive, refused, winners
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from croupier.cards import Card, Deck, full_deck, parse_cards, stripped_deck
+from croupier.cards import Card, full_deck, stripped_deck
 from croupier.errors import RuleViolationError
 from croupier.poker import (
     GAMES,
@@ -141,14 +142,6 @@ def check_cards(hand: HandState, universe: frozenset[Card]) -> None:
         assert len(player.cards) <= hand.game.hole_cards
 
 
-def assert_refused(hand: HandState, action: str, *args: object) -> None:
-    """An illegal action raises IllegalActionError and leaves the hand as it was."""
-    before = hand.snapshot()
-    with pytest.raises(IllegalActionError):
-        getattr(hand, action)(*args)
-    assert hand.snapshot() == before
-
-
 def refuse_everything(hand: HandState) -> None:
     """Nobody may act: every action is refused."""
     for action, args in (
@@ -159,7 +152,7 @@ def refuse_everything(hand: HandState) -> None:
         ("bring_in", (10,)),
         ("discard", ([],)),
     ):
-        assert_refused(hand, action, *args)
+        refused(hand, getattr(hand, action), *args)
 
 
 def amount_between(data: st.DataObject, low: int, high: int, unit: int, all_in: int) -> int:
@@ -183,9 +176,9 @@ def play_one_turn(hand: HandState, data: st.DataObject, universe: frozenset[Card
     if legal.discard:
         assert not player.folded
         stray = sorted(universe - set(player.down))
-        assert_refused(hand, "discard", [data.draw(st.sampled_from(stray))])
+        refused(hand, hand.discard, [data.draw(st.sampled_from(stray))])
         for action, args in (("fold", ()), ("check", ()), ("call", ()), ("raise_to", (10,))):
-            assert_refused(hand, action, *args)
+            refused(hand, getattr(hand, action), *args)
         count = data.draw(st.integers(0, len(player.down)))
         chosen = data.draw(st.permutations(player.down))[:count]
         assert hand.can_discard(chosen)
@@ -194,7 +187,7 @@ def play_one_turn(hand: HandState, data: st.DataObject, universe: frozenset[Card
         assert len(hand.players[seat].down) == before
         return
 
-    assert_refused(hand, "discard", [])
+    refused(hand, hand.discard, [])
     options: list[tuple[str, int]] = []
     if legal.bring_in is not None:
         low, high = legal.bring_in
@@ -202,44 +195,44 @@ def play_one_turn(hand: HandState, data: st.DataObject, universe: frozenset[Card
         assert not legal.check
         assert legal.call is None
         assert legal.raise_to is None
-        assert_refused(hand, "bring_in", low - 1)
-        assert_refused(hand, "bring_in", high + 1)
+        refused(hand, hand.bring_in, low - 1)
+        refused(hand, hand.bring_in, high + 1)
         for action, args in (("fold", ()), ("check", ()), ("call", ()), ("raise_to", (high,))):
-            assert_refused(hand, action, *args)
+            refused(hand, getattr(hand, action), *args)
         for amount in (low, high):
             assert hand.can_bring_in(amount)
         options.append(("bring_in", amount_between(data, low, high, unit, all_in)))
     else:
-        assert_refused(hand, "bring_in", hand.rules.bring_in_amount)
+        refused(hand, hand.bring_in, hand.rules.bring_in_amount)
         to_call = hand.current_bet - player.bet
         if legal.check:
             assert hand.can_check()
             assert to_call == 0
             options.append(("check", 0))
         else:
-            assert_refused(hand, "check")
+            refused(hand, hand.check)
         if legal.call is not None:
             assert hand.can_call()
             assert legal.call == min(to_call, player.stack)  # Call, Table Stakes
             options.append(("call", 0))
         else:
-            assert_refused(hand, "call")
+            refused(hand, hand.call)
         if legal.fold:
             assert hand.can_fold()
             options.append(("fold", 0))
         else:
-            assert_refused(hand, "fold")
+            refused(hand, hand.fold)
         if legal.raise_to is not None:
             low, high = legal.raise_to
             assert hand.current_bet < low <= high <= all_in  # Table Stakes
             for amount in (low, high):
                 assert hand.can_raise_to(amount)
-            assert_refused(hand, "raise_to", low - 1)
-            assert_refused(hand, "raise_to", high + 1)
-            assert_refused(hand, "raise_to", all_in + unit)
+            refused(hand, hand.raise_to, low - 1)
+            refused(hand, hand.raise_to, high + 1)
+            refused(hand, hand.raise_to, all_in + unit)
             options.append(("raise_to", amount_between(data, low, high, unit, all_in)))
         else:
-            assert_refused(hand, "raise_to", max(hand.current_bet, 0) + 10)
+            refused(hand, hand.raise_to, max(hand.current_bet, 0) + 10)
     assert options, f"seat {seat} has nothing legal to do: {legal}"
     action, amount = data.draw(st.sampled_from(options))
     events_before = len(hand.events)
@@ -264,7 +257,7 @@ def run_chores(hand: HandState, data: st.DataObject) -> None:
         if hand.pending_chore == "showdown":
             folded = [s for s, p in hand.players.items() if p.folded]
             if folded:
-                assert_refused(hand, "concede", folded[0])
+                refused(hand, hand.concede, folded[0])
             top = max(hand.players[s].contributed for s in live)
             keeper = next(s for s in live if hand.players[s].contributed == top)
             conceding = data.draw(st.lists(st.sampled_from(live), unique=True, max_size=3))
@@ -272,7 +265,7 @@ def run_chores(hand: HandState, data: st.DataObject) -> None:
                 if seat != keeper:
                     hand.concede(seat)
         else:
-            assert_refused(hand, "concede", live[0])
+            refused(hand, hand.concede, live[0])
         hand.step()
 
 
@@ -379,7 +372,7 @@ def test_random_hands_keep_chips_cards_and_rules(
             shown = hand.request_show(seat)
             assert shown.cards == hand.players[seat].cards
         elif not hand.can_request_show(seat):
-            assert_refused(hand, "request_show", seat)
+            refused(hand, hand.request_show, seat)
     replayed = HandState.replay(rules, hand.events)
     assert replayed.snapshot() == hand.snapshot()
     assert replayed.stacks == hand.stacks
@@ -390,26 +383,12 @@ def test_random_hands_keep_chips_cards_and_rules(
 DEAD_BOARD = "2c 7d 9h 3s 4d"
 
 
-def holdem_deck(holes: dict[int, str], button: int, board: str = DEAD_BOARD) -> Deck:
-    """Hole cards dealt one at a time from left of the button, then burn, flop, burn,
-    turn, burn, river; the rest of the deck after."""
-    order = [s for s in sorted(holes) if s > button] + [s for s in sorted(holes) if s <= button]
-    own = {s: parse_cards(holes[s]) for s in holes}
-    cards = [own[s][i] for i in range(2) for s in order]
-    flop, turn, river = parse_cards(board)[:3], parse_cards(board)[3:4], parse_cards(board)[4:]
-    named = set(cards) | set(parse_cards(board))
-    spare = [c for c in full_deck() if c not in named]
-    burns = [spare.pop(), spare.pop(), spare.pop()]
-    sequence = [*cards, burns[0], *flop, burns[1], *turn, burns[2], *river]
-    return Deck([*sequence, *spare], shuffle=False)
-
-
 @pytest.mark.rule("Poker definitions: All-in")
 def test_all_in_player_wins_only_the_main_pot() -> None:
     # DIGEST scenario 20: 50 all in against 200 and 200: main pot 150, side pot 300
     holes = {1: "Ac Ad", 2: "Kc Kd", 3: "Qc Qd"}
     rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
-    hand = HandState(rules, {1: 50, 2: 200, 3: 200}, 3, deck=holdem_deck(holes, 3))
+    hand = HandState(rules, {1: 50, 2: 200, 3: 200}, 3, deck=community_deck(holes, 3, DEAD_BOARD))
     assert hand.actor == 3
     hand.raise_to(200)
     assert hand.legal_actions().call == 45  # seat 1 (small blind 5) has 45 behind
@@ -424,7 +403,7 @@ def test_all_in_player_wins_only_the_main_pot() -> None:
 def test_side_pot_goes_to_the_best_covering_hand_when_the_all_in_loses() -> None:
     holes = {1: "Qc Qd", 2: "Kc Kd", 3: "Ac Ad"}
     rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
-    hand = HandState(rules, {1: 50, 2: 200, 3: 200}, 3, deck=holdem_deck(holes, 3))
+    hand = HandState(rules, {1: 50, 2: 200, 3: 200}, 3, deck=community_deck(holes, 3, DEAD_BOARD))
     hand.raise_to(200)
     hand.call()
     hand.call()
@@ -454,7 +433,7 @@ def test_call_for_more_than_the_stack_is_an_all_in_call() -> None:
     # DIGEST scenario 25: no chips can be added; the short call is all in
     rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
     holes = {1: "Ac Ad", 2: "Kc Kd", 3: "Qc Qd"}
-    hand = HandState(rules, {1: 500, 2: 30, 3: 500}, 3, deck=holdem_deck(holes, 3))
+    hand = HandState(rules, {1: 500, 2: 30, 3: 500}, 3, deck=community_deck(holes, 3, DEAD_BOARD))
     hand.raise_to(100)  # 3
     hand.fold()  # 1
     legal = hand.legal_actions()
@@ -488,22 +467,11 @@ def test_every_player_needs_chips_on_the_table(game_name: str) -> None:
 # ------------------------------------------------------------------------------ replay
 
 
-def check_down(hand: HandState) -> None:
-    """Check (or call) every turn to the end."""
-    while not hand.is_complete:
-        if hand.phase is Phase.DEALER:
-            hand.step()
-        elif hand.legal_actions().check:
-            hand.check()
-        else:
-            hand.call()
-
-
 @pytest.mark.rule("Omaha 17.5(d)")
 def test_replay_after_a_hand_shown_on_request() -> None:
     rules = TableRules(OMAHA, NoLimit(), blinds=(5, 10), table_minimum=10)
     hand = HandState(rules, {1: 100, 2: 100, 3: 100}, 1, seed=4)
-    check_down(hand)
+    passive(hand)
     mucked = [e.seat for e in hand.events if isinstance(e, ev.HandMucked)]
     assert mucked
     hand.request_show(mucked[0])
@@ -514,7 +482,7 @@ def test_replay_after_a_hand_shown_on_request() -> None:
 def test_replay_keeps_per_seat_antes() -> None:
     rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
     hand = HandState(rules, {1: 100, 2: 100, 3: 100}, 1, seed=4, antes={3: 10})
-    check_down(hand)
+    passive(hand)
     replayed = HandState.replay(rules, hand.events)
     assert replayed.stacks == hand.stacks
     assert replayed.snapshot() == hand.snapshot()
@@ -543,7 +511,13 @@ def test_replay_keeps_a_conceded_hand_dead() -> None:
 def test_all_covering_hands_conceded_against_an_all_in_player() -> None:
     rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
     holes = {1: "Ac Ad", 2: "Kc Kd", 3: "Qc Qd"}
-    hand = HandState(rules, {1: 100, 2: 20, 3: 100}, 1, deck=holdem_deck(holes, 1), automatic=False)
+    hand = HandState(
+        rules,
+        {1: 100, 2: 20, 3: 100},
+        1,
+        deck=community_deck(holes, 1, DEAD_BOARD),
+        automatic=False,
+    )
     while hand.actor is None:
         hand.step()
     hand.raise_to(50)  # 1
@@ -557,14 +531,5 @@ def test_all_covering_hands_conceded_against_an_all_in_player() -> None:
             hand.step()
         else:
             hand.check()
-    assert winners_of(hand)[2] == 60  # the main pot: 20 from each
+    assert winners(hand)[2] == 60  # the main pot: 20 from each
     assert sum(hand.stacks.values()) == 220
-
-
-def winners_of(hand: HandState) -> dict[int, int]:
-    """Chips won by seat over every pot."""
-    out: dict[int, int] = {}
-    for award in hand.awards:
-        for seat, chips in award.shares:
-            out[seat] = out.get(seat, 0) + chips
-    return out

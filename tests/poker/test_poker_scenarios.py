@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import TypeVar
 
 import pytest
+from helpers import FULL_DECK, clockwise, community_deck, events_of, illegal, passive, play_round
 
 from croupier.cards import Card, Deck
 from croupier.errors import CroupierError, RuleViolationError
@@ -31,33 +31,7 @@ from croupier.poker import (
 )
 from croupier.poker import events as ev
 
-FULL_DECK = tuple(f"{rank}{suit}" for rank in "23456789TJQKA" for suit in "cdhs")
-
-
 # --------------------------------------------------------------------------- helpers
-
-
-def clockwise_after(seats: list[int] | tuple[int, ...], seat: int) -> list[int]:
-    """Seats clockwise starting just after ``seat``."""
-    ordered = sorted(seats)
-    return [s for s in ordered if s > seat] + [s for s in ordered if s <= seat]
-
-
-def community_deck(holes: Mapping[int, str], button: int, board: str = "", burns: str = "") -> Deck:
-    """A deck that deals ``holes`` (one card at a time, clockwise from left of the button),
-    then burn, flop, burn, turn, burn, river; the rest of the 52 cards follow."""
-    around = clockwise_after(list(holes), button)
-    own = {s: holes[s].split() for s in holes}
-    per_player = len(own[around[0]])
-    order = [own[s][k] for k in range(per_player) for s in around]
-    used = set(order) | set(board.split()) | set(burns.split())
-    spare = [c for c in FULL_DECK if c not in used]
-    burn = burns.split() or [spare.pop(0) for _ in range(3)]
-    cards = board.split()
-    if cards:
-        order += [burn[0], *cards[:3], burn[1], cards[3], burn[2], cards[4]]
-    rest = [c for c in FULL_DECK if c not in set(order)]  # a whole deck (Defective Deck)
-    return Deck.stacked([*order, *rest])
 
 
 def snapshot_unchanged(
@@ -65,32 +39,11 @@ def snapshot_unchanged(
 ) -> IllegalActionError:
     """Run an illegal action: it must raise with ``rule``, describe the legal options and
     leave the hand exactly as it was."""
-    before = hand.snapshot()
-    legal = hand.legal_actions().describe()
-    with pytest.raises(IllegalActionError) as info:
-        action()
+    error = illegal(hand, action)
     if rule.startswith("Omaha 17.6("):  # each game cites its own copy of the limits block
         rule = hand.game.limit_rule(rule[len("Omaha 17.6(")])
-    assert info.value.rule == rule
-    assert info.value.allowed == legal
-    assert hand.snapshot() == before
-    return info.value
-
-
-def play_round(hand: HandState) -> None:
-    """Call or check every decision of the current betting round."""
-    street = hand.street
-    while hand.actor is not None and hand.street == street:
-        if hand.legal_actions().check:
-            hand.check()
-        else:
-            hand.call()
-
-
-def play_out(hand: HandState) -> None:
-    """Call or check every remaining decision until the hand is over."""
-    while not hand.is_complete:
-        play_round(hand)
+    assert error.rule == rule
+    return error
 
 
 def check_round(hand: HandState) -> None:
@@ -98,14 +51,6 @@ def check_round(hand: HandState) -> None:
     street = hand.street
     while hand.actor is not None and hand.street == street:
         hand.check()
-
-
-E = TypeVar("E", bound=ev.Event)
-
-
-def of(hand: HandState, kind: type[E]) -> list[E]:
-    """The hand's events of one kind, in order."""
-    return [e for e in hand.events if isinstance(e, kind)]
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -162,7 +107,7 @@ def test_s03_no_limit_six_raises_in_a_round_are_all_accepted() -> None:
     for total in totals:
         assert hand.can_raise_to(total)
         hand.raise_to(total)
-    raised = of(hand, ev.RaisedTo)
+    raised = events_of(hand, ev.RaisedTo)
     assert [e.to for e in raised] == [10, *totals]
     assert all(e.full for e in raised)
     assert hand.legal_actions().raise_to is not None  # a seventh is open too
@@ -272,7 +217,7 @@ def test_s09_voluntary_blind_is_exactly_double_the_last_blind() -> None:
     hand = HandState(
         rules, dict.fromkeys((1, 2, 3, 4), 1000), button=1, seed=9, voluntary_blind=True
     )
-    posted = of(hand, ev.BlindPosted)
+    posted = events_of(hand, ev.BlindPosted)
     assert posted == [
         ev.BlindPosted(2, 5),
         ev.BlindPosted(3, 10),
@@ -306,11 +251,11 @@ def test_s10_omaha_blinds_deal_and_first_action_follow_the_button() -> None:
     hand = HandState(
         rules, dict.fromkeys(range(1, 7), 500), button=3, deck=community_deck(holes, 3)
     )
-    blinds = of(hand, ev.BlindPosted)
+    blinds = events_of(hand, ev.BlindPosted)
     assert [(e.seat, e.amount) for e in blinds] == [(4, 5), (5, 10)]
     first_deal = hand.events.index(next(e for e in hand.events if isinstance(e, ev.CardsDealt)))
     assert all(hand.events.index(e) < first_deal for e in blinds)  # blinds before any card
-    dealt = of(hand, ev.CardsDealt)
+    dealt = events_of(hand, ev.CardsDealt)
     assert [e.seat for e in dealt] == [4, 5, 6, 1, 2, 3] * 4  # one at a time from seat 4
     assert all(len(e.cards) == 1 and not e.up for e in dealt)
     for seat, text in holes.items():
@@ -333,14 +278,14 @@ def test_s11_post_flop_first_active_left_of_button_and_checked_round_deals_the_t
     hand.check()  # seat 5, the last blind
     assert hand.street == 1
     assert hand.actor == 5  # first *active* player left of the button
-    burns_before = len(of(hand, ev.CardBurned))
+    burns_before = len(events_of(hand, ev.CardBurned))
     order = []
     while hand.street == 1:
         order.append(hand.actor)
         hand.check()
     assert order == [5, 6, 1, 2, 3]
     assert hand.street == 2
-    assert len(of(hand, ev.CardBurned)) == burns_before + 1
+    assert len(events_of(hand, ev.CardBurned)) == burns_before + 1
     assert isinstance(hand.events[-2], ev.CardBurned)
     turn = hand.events[-1]
     assert isinstance(turn, ev.CommunityDealt)
@@ -355,12 +300,12 @@ def test_s12_one_burn_before_flop_turn_and_river() -> None:
     holes = {1: "As Ah Ks Qs", 2: "7c 7d 8h 9h", 3: "2c 2d 3h 4h"}
     deck = community_deck(holes, 1, board="Js Ts 2s 3d 4c", burns="5c 5d 5h")
     hand = HandState(rules, dict.fromkeys((1, 2, 3), 500), button=1, deck=deck)
-    play_out(hand)
+    passive(hand)
     assert hand.board == list(cards("Js Ts 2s 3d 4c"))
-    burned = of(hand, ev.CardBurned)
+    burned = events_of(hand, ev.CardBurned)
     assert [e.card for e in burned] == list(cards("5c 5d 5h"))
     assert hand.deck.burned == cards("5c 5d 5h")
-    community = of(hand, ev.CommunityDealt)
+    community = events_of(hand, ev.CommunityDealt)
     assert [len(e.cards) for e in community] == [3, 1, 1]  # the flop dealt as three cards
     for event in community:  # each community deal directly follows its burn
         assert isinstance(hand.events[hand.events.index(event) - 1], ev.CardBurned)
@@ -404,12 +349,12 @@ def test_s14_blinds_and_deal_follow_the_button_and_move_with_it(button: int) -> 
 
     def roles(b: int) -> tuple[list[int], int, int, int]:
         hand = HandState(rules, dict.fromkeys(seats, 1000), button=b, seed=b)
-        blinds = [e.seat for e in of(hand, ev.BlindPosted)]
-        dealt = [e.seat for e in of(hand, ev.CardsDealt)]
+        blinds = [e.seat for e in events_of(hand, ev.BlindPosted)]
+        dealt = [e.seat for e in events_of(hand, ev.CardsDealt)]
         assert hand.actor is not None
         return blinds, dealt[0], dealt[-1], hand.actor
 
-    around = clockwise_after(seats, button)
+    around = clockwise(seats, button)
     blinds, first_card, last_card, first_to_act = roles(button)
     assert blinds == around[:2]
     assert first_card == around[0]
@@ -418,7 +363,7 @@ def test_s14_blinds_and_deal_follow_the_button_and_move_with_it(button: int) -> 
     # the next hand: the button one seat clockwise, and every role one seat with it
     nxt = around[0]
     blinds2, first2, last2, act2 = roles(nxt)
-    step = {s: clockwise_after(seats, s)[0] for s in seats}
+    step = {s: clockwise(seats, s)[0] for s in seats}
     assert blinds2 == [step[s] for s in blinds]
     assert (first2, last2, act2) == (step[first_card], step[last_card], step[first_to_act])
 
@@ -431,7 +376,7 @@ def _showdown_omaha(holes: Mapping[int, str], board: str) -> HandState:
     hand = HandState(
         rules, dict.fromkeys(holes, 500), button=1, deck=community_deck(holes, 1, board)
     )
-    play_out(hand)
+    passive(hand)
     return hand
 
 
@@ -484,7 +429,7 @@ def _three_handed_tie(chip_unit: int, odd_chip: OddChip) -> HandState:
     hand.fold()  # seat 2, its 5 blind stays in
     hand.call()  # seat 3
     assert hand.total_pot == 105
-    play_out(hand)
+    passive(hand)
     return hand
 
 
@@ -516,7 +461,7 @@ def test_s19_three_way_split_of_100_in_single_chips() -> None:
     hand.call()  # seat 2 (small blind)
     hand.fold()  # seat 3 (big blind): its 10 stays in
     assert hand.total_pot == 100
-    play_out(hand)
+    passive(hand)
     award = hand.awards[0]
     assert award.amount == 100
     assert dict(award.shares) == {1: 33, 2: 33, 4: 34}  # K♠ of seat 4 takes the odd chip
@@ -534,7 +479,7 @@ def test_s20_all_in_for_50_wins_only_the_main_pot() -> None:
     hand.call()  # seat 3
     assert hand.street == 1
     assert [(p.amount, p.eligible) for p in hand.pots] == [(150, (1, 2, 3)), (300, (2, 3))]
-    play_out(hand)
+    passive(hand)
     shares = [a.shares for a in hand.awards]
     assert shares == [((1, 150),), ((2, 300),)]  # the best hand cannot win the side pot
     assert hand.stacks == {1: 150, 2: 1100, 3: 800}
@@ -583,7 +528,7 @@ def test_s21_checked_through_river_first_left_of_the_button_shows_first() -> Non
     holes = {1: "Jd 8c", 2: "Kd 4c", 3: "Ah 5c"}  # seat 2 worst, seat 3 next, seat 1 best
     deck = community_deck(holes, 1, board="2c 7d 9h Js 3s")
     hand = HandState(rules, dict.fromkeys((1, 2, 3), 1000), button=1, deck=deck)
-    play_out(hand)
+    passive(hand)
     showdown = [e for e in hand.events if isinstance(e, (ev.HandShown, ev.HandMucked))]
     # seat 2 shows first (nothing shown yet), seat 3 is better: shows; seat 1 best: shows
     assert [(type(e), e.seat) for e in showdown] == [
@@ -615,7 +560,7 @@ def test_s22_no_agreed_chop_the_hand_is_played_out() -> None:
         check_round(hand)
     assert hand.is_complete
     assert len(hand.board) == 5
-    assert len(of(hand, ev.HandShown)) == 2
+    assert len(events_of(hand, ev.HandShown)) == 2
     assert dict(hand.awards[0].shares) == {1: 10, 2: 10}  # a split only by the showdown
 
 
@@ -657,13 +602,13 @@ def test_s23_a_check_at_the_bring_in_cites_the_stud_rule() -> None:
 def test_s24_five_card_stud_antes_then_one_down_one_up_from_the_left() -> None:
     rules = TableRules(FIVE_CARD_STUD, FixedLimit(10, 20), ante=2, blinds=(), table_minimum=10)
     hand = HandState(rules, dict.fromkeys((1, 2, 3, 4), 500), button=2, seed=24)
-    antes = of(hand, ev.AntePosted)
+    antes = events_of(hand, ev.AntePosted)
     assert sorted(e.seat for e in antes) == [1, 2, 3, 4]
     assert all(e.amount == 2 for e in antes)
     first_card = next(i for i, e in enumerate(hand.events) if isinstance(e, ev.CardsDealt))
     last_ante = max(i for i, e in enumerate(hand.events) if isinstance(e, ev.AntePosted))
     assert last_ante < first_card  # every ante before any card
-    dealt = of(hand, ev.CardsDealt)
+    dealt = events_of(hand, ev.CardsDealt)
     assert [(e.seat, e.up) for e in dealt] == [
         (3, False),
         (4, False),
@@ -698,7 +643,7 @@ def test_s25_a_call_beyond_the_stack_is_an_all_in_call_and_no_chips_are_added() 
     hand.call()
     call = next(e for e in hand.events if isinstance(e, ev.Called))
     assert call == ev.Called(3, 20, all_in=True)
-    returned = of(hand, ev.BetReturned)
+    returned = events_of(hand, ev.BetReturned)
     assert returned == [ev.BetReturned(1, 70)]  # seat 1's uncalled 70 comes back
     assert hand.is_complete  # nobody left to bet: the board is dealt out
     assert sum(hand.stacks.values()) == 2030

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from croupier.cli.app import cli
 from croupier.poker import GAMES, HOLDEM, ForcedBets, NoLimit, TableRules
 from croupier.poker.policies import POLICIES
-from croupier.poker.simulate import simulate
+from croupier.poker.sim.simulate import simulate
 
 
 def rules_for(name: str) -> TableRules:

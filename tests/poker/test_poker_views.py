@@ -13,6 +13,7 @@ import json
 import random
 
 import pytest
+from helpers import cards_in_view
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -92,19 +93,6 @@ def play(rules: TableRules, seats: int, seed: int, steps: int) -> HandState:
         assert isinstance(event, ev.PlayerAction)
         assert event.seat == action.seat
     return hand
-
-
-def cards_in_view(view: SeatView) -> set[Card]:
-    found = set(view.board)
-    for player in view.players:
-        found.update(c for c in (*player.up, *player.down) if c is not None)
-    for event in view.events:
-        for value in vars(event).values():
-            if isinstance(value, Card):
-                found.add(value)
-            elif isinstance(value, tuple):
-                found.update(c for c in value if isinstance(c, Card))
-    return found
 
 
 def hidden_from(hand: HandState, seat: int) -> list[Card]:

@@ -48,21 +48,21 @@ from croupier.blackjack.values import card_value, hand_total, is_pair
 from croupier.blackjack.views import BoxView, HandView, InsuranceOffer, SeatView
 
 if TYPE_CHECKING:
-    from croupier.blackjack.analysis import Analysis, dealer_outcomes, house_edge, insurance_ev
-    from croupier.blackjack.simulate import SimulationResult, simulate
-    from croupier.blackjack.strategy import US_SIX_DECK, StrategyChart
+    from croupier.blackjack.math.analysis import Analysis, dealer_outcomes, house_edge, insurance_ev
+    from croupier.blackjack.math.simulate import SimulationResult, simulate
+    from croupier.blackjack.math.strategy import US_SIX_DECK, StrategyChart
 else:
     __getattr__, __dir__ = lazy_exports(
         __name__,
         {
-            "croupier.blackjack.analysis": (
+            "croupier.blackjack.math.analysis": (
                 "Analysis",
                 "dealer_outcomes",
                 "house_edge",
                 "insurance_ev",
             ),
-            "croupier.blackjack.simulate": ("SimulationResult", "simulate"),
-            "croupier.blackjack.strategy": ("US_SIX_DECK", "StrategyChart"),
+            "croupier.blackjack.math.simulate": ("SimulationResult", "simulate"),
+            "croupier.blackjack.math.strategy": ("US_SIX_DECK", "StrategyChart"),
         },
     )
 

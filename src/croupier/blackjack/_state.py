@@ -1,44 +1,24 @@
-"""The round's undo record and shoe helpers: what makes every round action all or nothing,
-and the copies :meth:`BlackjackRound.copy <croupier.blackjack.round.BlackjackRound.copy>` makes.
-
->>> from croupier.cards import Shoe, parse_cards
->>> shoe = Shoe(1, cards=parse_cards("As Kd"))
->>> shoe_order(shoe), len(copy_shoe(shoe))
-((Card('As'), Card('Kd')), 2)
+"""The round's undo record: what makes every round action all or nothing (the shoe's part
+is :meth:`Shoe.snapshot <croupier.cards.deck.Shoe.snapshot>` and :meth:`Shoe.restore
+<croupier.cards.deck.Shoe.restore>`).
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import fields
 from functools import wraps
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from croupier.cards.card import Card
-from croupier.cards.deck import Shoe
 from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
     from croupier.blackjack.round import BlackjackRound
 
-__all__ = ["atomic", "can", "copy_shoe", "shoe_order"]
+__all__ = ["atomic"]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-
-
-def can(check: Callable[..., None], *args: object) -> bool:
-    """Whether ``check`` passes; never raises (malformed input is simply not legal).
-
-    >>> can(Card.parse, "zz"), can(Card.parse, "As")
-    (False, True)
-    """
-    try:
-        check(*args)
-    except CroupierError:
-        return False
-    return True
 
 
 def atomic(action: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -70,48 +50,6 @@ def atomic(action: Callable[_P, _R]) -> Callable[_P, _R]:
     return run
 
 
-_SLOTS: dict[type[Shoe], tuple[str, ...]] = {}
-
-
-def _slots(shoe: Shoe) -> tuple[str, ...]:
-    kind = type(shoe)
-    names = _SLOTS.get(kind)
-    if names is None:
-        names = tuple(n for cls in kind.__mro__ for n in getattr(cls, "__slots__", ()))
-        _SLOTS[kind] = names
-    return names
-
-
-def shoe_order(shoe: Shoe) -> tuple[Card, ...]:
-    """The shoe's undealt cards, top first.
-
-    >>> from croupier.cards import Shoe, parse_cards
-    >>> shoe = Shoe(1, cards=parse_cards("As Kd 2c")); _ = shoe.draw(); shoe_order(shoe)
-    (Card('Kd'), Card('2c'))
-    """
-    cards: list[Card] = getattr(shoe, "_cards")  # noqa: B009 - Shoe has no public order
-    return tuple(reversed(cards))
-
-
-def copy_shoe(shoe: Shoe) -> Shoe:
-    """A copy of a shoe with its own cards and piles (the same order, the same cut card);
-    the random source is shared: only a reshuffle uses it, and a round never reshuffles.
-
-    >>> from croupier.cards import Shoe
-    >>> shoe = Shoe(6, seed=4); twin = copy_shoe(shoe); _ = twin.draw()
-    >>> len(shoe) - len(twin), twin.cut_card_position == shoe.cut_card_position
-    (1, True)
-    """
-    twin = object.__new__(type(shoe))
-    for name in _slots(shoe):
-        if hasattr(shoe, name):
-            value = getattr(shoe, name)
-            setattr(twin, name, value[:] if type(value) is list else value)
-    if hasattr(shoe, "__dict__"):  # pragma: no cover - a Shoe subclass with attributes
-        vars(twin).update(copy.copy(vars(shoe)))
-    return twin
-
-
 def _copied(value: object) -> object:
     """A copy of a mutable container (the elements are immutable cards and numbers)."""
     if isinstance(value, list | dict | set):
@@ -120,10 +58,8 @@ def _copied(value: object) -> object:
 
 
 def save(rnd: BlackjackRound) -> tuple[Any, ...]:
-    """Everything an action can change, the shoe's state included (its attributes, lists
-    copied: drawing pops from them)."""
+    """Everything an action can change, the shoe's state included."""
     hands = [h for b in rnd.boxes.values() for h in b.hands]
-    shoe = rnd.shoe
     return (
         dict(rnd.bankrolls),
         rnd.bank,
@@ -145,8 +81,7 @@ def save(rnd: BlackjackRound) -> tuple[Any, ...]:
         rnd.phase,
         list(rnd._insurance_due),
         rnd._turn,
-        [(name, _copied(getattr(shoe, name))) for name in _slots(shoe) if hasattr(shoe, name)],
-        {k: _copied(v) for k, v in vars(shoe).items()} if hasattr(shoe, "__dict__") else {},
+        rnd.shoe.snapshot(),
     )
 
 
@@ -164,8 +99,7 @@ def restore(rnd: BlackjackRound, saved: tuple[Any, ...]) -> None:
         rnd.phase,
         due,
         rnd._turn,
-        shoe_slots,
-        shoe_dict,
+        shoe,
     ) = saved
     rnd.bankrolls.clear()
     rnd.bankrolls.update(bankrolls)
@@ -180,8 +114,4 @@ def restore(rnd: BlackjackRound, saved: tuple[Any, ...]) -> None:
     rnd.dealer[:] = dealer
     del rnd.events[events:]
     rnd._insurance_due[:] = due
-    for name, value in shoe_slots:
-        setattr(rnd.shoe, name, value)
-    if shoe_dict:  # pragma: no cover - a Shoe subclass with attributes
-        vars(rnd.shoe).clear()
-        vars(rnd.shoe).update(shoe_dict)
+    rnd.shoe.restore(shoe)

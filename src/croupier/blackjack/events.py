@@ -7,11 +7,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from importlib import metadata
 
 from croupier.blackjack.hands import Outcome, Play
 from croupier.cards.card import Card
+from croupier.version import engine_version
 
 __all__ = [
     "BoxAction",
@@ -28,19 +27,6 @@ __all__ = [
     "WagerPlaced",
     "engine_version",
 ]
-
-
-@cache
-def engine_version() -> str:
-    """The installed croupier version (recorded in every round's first event).
-
-    >>> engine_version() == __import__("croupier").__version__
-    True
-    """
-    try:
-        return metadata.version("croupier")
-    except metadata.PackageNotFoundError:  # pragma: no cover - a source tree not installed
-        return "unknown"
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from croupier.blackjack import events as ev
-from croupier.blackjack._state import atomic, can
+from croupier.blackjack._state import atomic
 from croupier.blackjack.hands import Box, Play, PlayerHand
 from croupier.blackjack.rules import BlackjackRules, PairsBy, Surrender
 from croupier.blackjack.values import is_pair
 from croupier.cards.card import Card, Rank
+from croupier.checks import can
 from croupier.errors import IllegalActionError
 
 __all__ = ["HandPlays"]

@@ -38,7 +38,7 @@ from croupier.blackjack.views import HandView, SeatView
 from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
-    from croupier.blackjack.strategy import StrategyChart
+    from croupier.blackjack.math.strategy import StrategyChart
 
 __all__ = ["BasicStrategy", "Policy", "mimic_the_dealer"]
 
@@ -79,7 +79,7 @@ def mimic_the_dealer(view: SeatView) -> Action:
 
 @dataclass(frozen=True)
 class BasicStrategy:
-    """Play ``chart`` (see :mod:`croupier.blackjack.strategy`) under ``rules``: the same
+    """Play ``chart`` (see :mod:`croupier.blackjack.math.strategy`) under ``rules``: the same
     decisions as the compiled simulator; with ``insure``, take the full insurance.
 
     >>> from croupier.blackjack import NZ, Analysis, BlackjackRound
@@ -100,7 +100,7 @@ class BasicStrategy:
 
     def __call__(self, view: SeatView) -> Action:
         """The chart's action for the decision ``view`` shows."""
-        from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide
+        from croupier.blackjack.math._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide
 
         actor, legal = _turn(view)
         if actor.hand is None:

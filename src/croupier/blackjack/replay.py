@@ -33,6 +33,7 @@ from croupier.blackjack.actions import (
 from croupier.blackjack.hands import Play, RoundPhase
 from croupier.blackjack.rules import BlackjackRules
 from croupier.cards.deck import Shoe
+from croupier.checks import event_log, same_log
 from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
@@ -61,16 +62,9 @@ def replay_log(
     ...
     croupier.errors.CroupierError: an event log starts with RoundStarted
     """
-    if isinstance(events, str | bytes) or not isinstance(events, Sequence):
-        raise CroupierError(f"an event log is a sequence of events, not {events!r}")
-    if not events or not isinstance(events[0], ev.RoundStarted):
-        raise CroupierError("an event log starts with RoundStarted")
-    if not all(isinstance(e, ev.Event) for e in events):
-        bad = next(e for e in events if not isinstance(e, ev.Event))
-        raise CroupierError(f"an event log holds only events, not {bad!r}")
+    start = event_log(events, ev.RoundStarted, ev.Event)
     if not isinstance(rules, BlackjackRules):
         raise CroupierError(f"rules must be a BlackjackRules, not {rules!r}")
-    start = events[0]
     if start.rules_version and start.rules_version != rules.fingerprint:
         raise CroupierError(
             f"the log was played under rules {start.rules_version}; these rules are "
@@ -91,18 +85,7 @@ def replay_log(
             rnd.apply(action)
         except CroupierError as error:
             raise CroupierError(f"event {index} of the log ({event.describe()}): {error}") from None
-    for index, (logged, replayed) in enumerate(zip(events, rnd.events, strict=False)):
-        if logged != replayed:
-            raise CroupierError(
-                f"event {index} of the log ({logged.describe()}) differs "
-                f"from the replay ({replayed.describe()})"
-            )
-    if len(rnd.events) < len(events):
-        extra = events[len(rnd.events)]
-        raise CroupierError(
-            f"event {len(rnd.events)} of the log ({extra.describe()}) never "
-            "happens under these rules"
-        )
+    same_log(events, rnd.events)
     return rnd
 
 

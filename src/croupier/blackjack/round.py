@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from croupier.blackjack import events as ev
-from croupier.blackjack._state import atomic, can, copy_shoe, shoe_order
+from croupier.blackjack._state import atomic
 from croupier.blackjack.actions import (
     Action,
     Deal,
@@ -47,14 +47,16 @@ from croupier.blackjack.hands import Box, Play, PlayerHand, RoundPhase, Turn
 from croupier.blackjack.plays import HandPlays
 from croupier.blackjack.replay import replay_log
 from croupier.blackjack.rules import NZ as NZ  # the default rule set, re-exported
-from croupier.blackjack.rules import BlackjackRules, HoleCard, whole_number
+from croupier.blackjack.rules import BlackjackRules, HoleCard, checked_rules, whole_number
 from croupier.blackjack.settlement import settle
 from croupier.blackjack.values import hand_total
 from croupier.blackjack.views import SeatView, seat_view
 from croupier.blackjack.wagers import Wagers
 from croupier.cards.card import Card, Rank
 from croupier.cards.deck import Shoe
+from croupier.checks import can
 from croupier.errors import CroupierError, IllegalActionError, InvalidActionError
+from croupier.version import engine_version
 
 __all__ = ["BlackjackRound", "Box", "IllegalPlayError", "PlayerHand", "RoundPhase"]
 
@@ -94,12 +96,7 @@ class BlackjackRound(HandPlays, Wagers):
         burn: bool = False,
         strict_nz: bool = False,
     ) -> None:
-        if not isinstance(rules, BlackjackRules):
-            raise CroupierError(f"rules must be a BlackjackRules, not {type(rules).__name__}")
-        if strict_nz:
-            rules.validate_for_play()
-        else:
-            rules.validate()
+        checked_rules(rules, strict_nz=strict_nz)
         if not isinstance(shoe, Shoe):
             raise CroupierError(f"shoe must be a Shoe, not {type(shoe).__name__}")
         if not isinstance(bankrolls, Mapping):
@@ -128,9 +125,9 @@ class BlackjackRound(HandPlays, Wagers):
         :meth:`view_for`, which hides it)."""
         start = ev.RoundStarted(
             tuple(chips.items()),
-            shoe_order(shoe),
+            shoe.remaining,
             bool(burn),
-            ev.engine_version(),
+            engine_version(),
             rules.fingerprint,
         )
         self.events: list[ev.Event] = [start]
@@ -553,7 +550,7 @@ class BlackjackRound(HandPlays, Wagers):
         new = object.__new__(BlackjackRound)
         state = self.__dict__.copy()
         new.__dict__ = state
-        state["shoe"] = copy_shoe(self.shoe)
+        state["shoe"] = self.shoe.copy()
         state["bankrolls"] = dict(self.bankrolls)
         state["boxes"] = {n: b.copy() for n, b in self.boxes.items()}
         state["dealer"] = self.dealer[:]

@@ -441,3 +441,21 @@ setattr(BlackjackRules, "__init__", _checked_init(BlackjackRules.__init__))  # n
 
 NZ = BlackjackRules()
 """The NZ game: see the module docstring."""
+
+
+def checked_rules(rules: object, *, strict_nz: bool) -> BlackjackRules:
+    """``rules`` if it is a coherent :class:`BlackjackRules` (``strict_nz``: one an NZ table
+    may deal, see :meth:`BlackjackRules.validate_for_play`), else the error.
+
+    >>> checked_rules("nz", strict_nz=False)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: rules must be a BlackjackRules, not str
+    """
+    if not isinstance(rules, BlackjackRules):
+        raise CroupierError(f"rules must be a BlackjackRules, not {type(rules).__name__}")
+    if strict_nz:
+        rules.validate_for_play()
+    else:
+        rules.validate()
+    return rules

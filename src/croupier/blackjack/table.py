@@ -13,9 +13,8 @@ import random
 from collections.abc import Mapping
 
 from croupier.blackjack.round import BlackjackRound
-from croupier.blackjack.rules import NZ, BlackjackRules
+from croupier.blackjack.rules import NZ, BlackjackRules, checked_rules
 from croupier.cards.deck import Shoe
-from croupier.errors import CroupierError
 
 __all__ = ["BlackjackTable"]
 
@@ -47,12 +46,7 @@ class BlackjackTable:
         strict_nz: bool = True,
         shoe: Shoe | None = None,
     ) -> None:
-        if not isinstance(rules, BlackjackRules):
-            raise CroupierError(f"rules must be a BlackjackRules, not {type(rules).__name__}")
-        if strict_nz:
-            rules.validate_for_play()
-        else:
-            rules.validate()
+        checked_rules(rules, strict_nz=strict_nz)
         self.rules = rules
         """The rule set."""
         self.strict_nz = strict_nz

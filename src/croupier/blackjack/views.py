@@ -22,14 +22,11 @@ True
 from __future__ import annotations
 
 import dataclasses
-import json
-import types
-import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from croupier import codec
 from croupier.blackjack import events as ev
 from croupier.blackjack.actions import LegalPlays
 from croupier.blackjack.hands import RoundPhase, Turn
@@ -111,7 +108,7 @@ class InsuranceOffer:
 
 
 @dataclass(frozen=True)
-class SeatView:
+class SeatView(codec.JsonView):
     """Everything ``player`` may see now (``player`` None: a spectator).
 
     >>> from croupier.blackjack.round import BlackjackRound
@@ -148,6 +145,10 @@ class SeatView:
     complete: bool
     """Whether the round is settled."""
 
+    _event_types: ClassVar[dict[str, type[ev.Event]]] = codec.event_types(
+        ev.__all__, vars(ev), ev.Event
+    )
+
     @property
     def bankroll(self) -> int:
         """The viewer's chips off the table."""
@@ -167,43 +168,6 @@ class SeatView:
             if box.number == number:
                 return box
         raise CroupierError(f"box {number} has no wager")
-
-    def describe_log(self) -> list[str]:
-        """The log as lines of text."""
-        return [e.describe() for e in self.events]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (cards as text, enums as their values, events tagged with
-        their type)."""
-        data = _encode(self)
-        data["events"] = [event_to_dict(e) for e in self.events]
-        return data
-
-    def to_json(self) -> str:
-        """The view as strict JSON text."""
-        return json.dumps(self.to_dict(), allow_nan=False)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeatView:
-        """Rebuild a view from :meth:`to_dict` (or parsed JSON); a malformed dict (a
-        missing or unknown key, a value of the wrong type) raises :class:`CroupierError`.
-
-        >>> SeatView.from_dict({"player": "ann"})
-        Traceback (most recent call last):
-        ...
-        croupier.errors.CroupierError: not a seat view: missing 'phase'
-        """
-        try:
-            if not isinstance(data, dict):
-                raise TypeError(f"a dict, not {type(data).__name__}")
-            view: SeatView = _decode(cls, {**data, "events": []})
-            events = data["events"]
-            if not isinstance(events, list):
-                raise TypeError("events must be a list")
-            return dataclasses.replace(view, events=tuple(event_from_dict(e) for e in events))
-        except (KeyError, TypeError, ValueError) as error:
-            message = f"missing {error}" if isinstance(error, KeyError) else str(error)
-            raise CroupierError(f"not a seat view: {message}") from None
 
 
 def censor(events: Sequence[ev.Event], *, hole_card_turned: bool) -> tuple[ev.Event, ...]:
@@ -301,94 +265,20 @@ def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
 
 
 # ------------------------------------------------------------------------------- codec
-_EVENT_TYPES: dict[str, type[ev.Event]] = {
-    name: getattr(ev, name)
-    for name in ev.__all__
-    if isinstance(getattr(ev, name), type) and issubclass(getattr(ev, name), ev.Event)
-}
-
-
 def event_to_dict(event: ev.Event) -> dict[str, Any]:
     """One event as a JSON-ready dict with its ``type``.
 
     >>> event_to_dict(ev.BoxAction(1, 0, "hit"))
     {'type': 'BoxAction', 'box': 1, 'hand': 0, 'action': 'hit'}
     """
-    return {"type": type(event).__name__, **_encode(event)}
+    return codec.event_to_dict(event)
 
 
 def event_from_dict(data: dict[str, Any]) -> ev.Event:
-    """Rebuild an event from :func:`event_to_dict`.
+    """Rebuild an event from :func:`event_to_dict`; anything else raises
+    :class:`CroupierError`.
 
     >>> event_from_dict({"type": "CardDealt", "box": 1, "hand": 0, "card": "As"})
     CardDealt(box=1, hand=0, card=Card('As'))
     """
-    if not isinstance(data, dict):
-        raise CroupierError(f"an event is a dict, not {data!r}")
-    kind = _EVENT_TYPES.get(str(data.get("type")))
-    if kind is None:
-        raise CroupierError(f"unknown event type {data.get('type')!r}")
-    try:
-        event: ev.Event = _decode(kind, {k: v for k, v in data.items() if k != "type"})
-    except (KeyError, TypeError, ValueError) as error:
-        raise CroupierError(f"not a {kind.__name__} event: {error}") from None
-    return event
-
-
-def _encode(obj: Any) -> dict[str, Any]:
-    return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _encode(value)
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _decode(kind: type[Any], data: Any) -> Any:
-    if not isinstance(data, dict):
-        raise TypeError(f"{kind.__name__} must be a dict, not {data!r}")
-    hints = typing.get_type_hints(kind)
-    names = [f.name for f in dataclasses.fields(kind) if f.init]
-    unknown = set(data) - set(names)
-    if unknown:
-        raise TypeError(f"unknown key {sorted(unknown)[0]!r} in {kind.__name__}")
-    values = {name: _typed(hints[name], data[name]) for name in names}
-    return kind(**values)
-
-
-def _typed(hint: Any, value: Any) -> Any:
-    if hint is Card:
-        if not isinstance(value, str):
-            raise TypeError(f"a card is text, not {value!r}")
-        return Card.parse(value)
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint(value)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _decode(hint, value)
-    if hint is bool or hint is int or hint is str:
-        if type(value) is not hint:
-            raise TypeError(f"expected {hint.__name__}, not {value!r}")
-        return value
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is tuple:
-        if not isinstance(value, list | tuple):
-            raise TypeError(f"expected a list, not {value!r}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_typed(args[0], v) for v in value)
-        if len(args) != len(value):
-            raise TypeError(f"expected {len(args)} items, not {value!r}")
-        return tuple(_typed(a, v) for a, v in zip(args, value, strict=True))
-    if origin in (types.UnionType, typing.Union):
-        if value is None and type(None) in args:
-            return None
-        real = [a for a in args if a is not type(None)]
-        return _typed(real[0], value)
-    raise TypeError(f"cannot read {hint!r}")  # pragma: no cover - every field type is above
+    return codec.event_from_dict(SeatView._event_types, data)

@@ -16,10 +16,10 @@ from numbers import Integral
 from typing import TYPE_CHECKING
 
 from croupier.blackjack import events as ev
-from croupier.blackjack._state import can
 from croupier.blackjack.actions import WagerLimit
 from croupier.blackjack.hands import Box, RoundPhase
 from croupier.blackjack.rules import BlackjackRules, whole_number
+from croupier.checks import can
 from croupier.errors import IllegalActionError
 
 __all__ = ["Wagers"]

@@ -17,13 +17,14 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import NamedTuple
 
 from croupier.cards.card import Card, Rank, Suit, _shown, parse_cards
 from croupier.cards.rng import make_rng
 from croupier.checks import flag_setting, whole_number
 from croupier.errors import CroupierError, DuplicateCardError
 
-__all__ = ["Deck", "EmptyDeckError", "Shoe", "full_deck", "stripped_deck"]
+__all__ = ["Deck", "EmptyDeckError", "Shoe", "ShoeSnapshot", "full_deck", "stripped_deck"]
 
 
 class EmptyDeckError(CroupierError):
@@ -339,6 +340,23 @@ class Deck:
         return twin
 
 
+class ShoeSnapshot(NamedTuple):
+    """A :class:`Shoe`'s state, from :meth:`Shoe.snapshot` for :meth:`Shoe.restore`.
+
+    >>> Shoe(1, cards=parse_cards("As Kd")).snapshot().cards
+    (Card('Kd'), Card('As'))
+    """
+
+    decks: int
+    cut_card_position: int
+    rng: random.Random
+    cards: tuple[Card, ...]
+    """The undealt cards, bottom first."""
+    burned: tuple[Card, ...]
+    discards: tuple[Card, ...]
+    dealt_count: int
+
+
 class Shoe:
     """Several decks shuffled together, dealt until a cut card comes out (blackjack).
 
@@ -443,6 +461,62 @@ class Shoe:
     def discards(self) -> tuple[Card, ...]:
         """The discard tray since the last shuffle."""
         return tuple(self._discards)
+
+    @property
+    def remaining(self) -> tuple[Card, ...]:
+        """The undealt cards, top first.
+
+        >>> shoe = Shoe(1, cards=parse_cards("As Kd 2c")); _ = shoe.draw(); shoe.remaining
+        (Card('Kd'), Card('2c'))
+        """
+        return tuple(reversed(self._cards))
+
+    def copy(self) -> Shoe:
+        """An independent copy with its own cards and piles (the same order, the same cut
+        card); the random source is shared: only a reshuffle uses it.
+
+        >>> shoe = Shoe(6, seed=4); twin = shoe.copy(); _ = twin.draw()
+        >>> len(shoe) - len(twin), twin.cut_card_position == shoe.cut_card_position
+        (1, True)
+        """
+        twin = object.__new__(type(self))
+        twin.decks = self.decks
+        twin.cut_card_position = self.cut_card_position
+        twin._rng = self._rng
+        twin._cards = self._cards[:]
+        twin._burned = self._burned[:]
+        twin._discards = self._discards[:]
+        twin._dealt_count = self._dealt_count
+        return twin
+
+    def snapshot(self) -> ShoeSnapshot:
+        """The shoe as it is now, for :meth:`restore` (an all-or-nothing action saves it
+        first); the random source is kept, not copied.
+
+        >>> shoe = Shoe(1, cards=parse_cards("As Kd")); saved = shoe.snapshot()
+        >>> _ = shoe.burn(); shoe.restore(saved); shoe.remaining, shoe.burned
+        ((Card('As'), Card('Kd')), ())
+        """
+        return ShoeSnapshot(
+            self.decks,
+            self.cut_card_position,
+            self._rng,
+            tuple(self._cards),
+            tuple(self._burned),
+            tuple(self._discards),
+            self._dealt_count,
+        )
+
+    def restore(self, snapshot: ShoeSnapshot) -> None:
+        """Put this shoe back, in place, as :meth:`snapshot` found it (a snapshot may be
+        restored any number of times)."""
+        self.decks = snapshot.decks
+        self.cut_card_position = snapshot.cut_card_position
+        self._rng = snapshot.rng
+        self._cards = list(snapshot.cards)
+        self._burned = list(snapshot.burned)
+        self._discards = list(snapshot.discards)
+        self._dealt_count = snapshot.dealt_count
 
     def shuffle(self) -> None:
         """Gather every card (undealt, discards, burns) and shuffle a fresh shoe.

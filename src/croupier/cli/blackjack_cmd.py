@@ -20,7 +20,9 @@ from typing import Any, Literal
 
 import click
 
-from croupier.blackjack.analysis import OUTCOMES, Analysis
+from croupier.blackjack.math.analysis import OUTCOMES, Analysis
+from croupier.blackjack.math.simulate import simulate
+from croupier.blackjack.math.strategy import UP_CARDS, US_SIX_DECK
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
@@ -30,8 +32,6 @@ from croupier.blackjack.rules import (
     PairsBy,
     Surrender,
 )
-from croupier.blackjack.simulate import simulate
-from croupier.blackjack.strategy import UP_CARDS, US_SIX_DECK
 from croupier.cli.options import SEED, check_picture_path, echo_json, progress_bar
 from croupier.errors import CroupierError
 
@@ -281,7 +281,7 @@ def strategy_command(as_json: bool, chart_path: str | None, departures: bool, **
 def _draw_chart(
     table: dict[str, dict[str, str]], path: str, rules: BlackjackRules, decks: object
 ) -> None:
-    from croupier.blackjack.pictures import draw_strategy_chart
+    from croupier.blackjack.math.pictures import draw_strategy_chart
 
     shoe = "infinite deck" if decks == "inf" else f"{decks} decks"
     title = (
@@ -347,7 +347,7 @@ def simulate_command(
     except CroupierError as err:
         raise click.UsageError(str(err)) from None
     if plot_path:
-        from croupier.blackjack.pictures import draw_running_ev
+        from croupier.blackjack.math.pictures import draw_running_ev
 
         try:
             draw_running_ev(

@@ -15,11 +15,11 @@ from fractions import Fraction
 import click
 
 from croupier.cli.options import SEED, echo_json, progress_bar
-from croupier.poker.fastsim import fast_simulate_parallel
 from croupier.poker.games import GAMES, ForcedBets
 from croupier.poker.policies import POLICIES
 from croupier.poker.settings import TableRules
-from croupier.poker.simulate import SimulationResult, simulate
+from croupier.poker.sim.fastsim import fast_simulate_parallel
+from croupier.poker.sim.simulate import SimulationResult, simulate
 from croupier.poker.structures import (
     BettingStructure,
     FixedLimit,

@@ -12,7 +12,7 @@ integers; a binary float never touches a chip count.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -82,8 +82,6 @@ class HandHistory:
     """The table key in a ``.phhs`` file (``"3"`` for ``[3]``), None in a ``.phh`` file."""
     source: str = ""
     """Where it was read from, for messages."""
-    warnings: list[str] = field(default_factory=list)
-    """Unknown fields and other tolerated oddities."""
 
     @property
     def variant(self) -> str:

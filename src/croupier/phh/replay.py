@@ -24,6 +24,7 @@ import re
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -35,7 +36,7 @@ from croupier.phh.profiles import PROFILES, RuleProfile, profile_by_name
 from croupier.phh.reader import MAX_DECIMAL_PLACES, HandHistory, PHHError
 from croupier.phh.variants import VARIANTS
 from croupier.poker.games import GAMES
-from croupier.poker.settings import HeadsUpBlinds, OddChip, RaiseCap, Rake, TableRules
+from croupier.poker.settings import HeadsUpBlinds, OddChip, RaiseCap, Rake, ShortAllIn, TableRules
 from croupier.poker.state import HandState, IllegalActionError, Phase
 from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit, SpreadLimit
 
@@ -539,15 +540,18 @@ class _Replayer:
         if a.verb == "pb":
             if legal.bring_in is None:
                 raise PHHError("no bring-in is due", where=where, rule="Five Card Stud 12.2(a)")
-            hand.bring_in(self.rules.bring_in_amount)
+            hand.bring_in(legal.bring_in[0])  # the bring-in (all in when the stack is short)
         elif a.verb == "cbr":
             if len(a.args) != 1:
                 raise PHHError("cbr needs one amount", where=where)
             amount = _chips(Decimal(a.args[0]), self.scale, where)
-            if legal.bring_in is not None:
-                hand.bring_in(amount)
+            completes = (
+                legal.raise_to is not None and legal.raise_to[0] <= amount <= legal.raise_to[1]
+            )
+            if legal.bring_in is not None and not completes:
+                hand.bring_in(amount)  # the bring-in's completion
             else:
-                hand.raise_to(amount)
+                hand.raise_to(amount)  # a wager (at the bring-in: all in, a short completion)
         elif a.verb == "cc":
             hand.check() if legal.check else hand.call()
         elif a.verb == "f":
@@ -592,7 +596,9 @@ def replay(
 def file_profile(history: HandHistory) -> RuleProfile:
     """The rule profile a file names: ``_croupier_profile`` (default ``phh``), with any
     setting croupier wrote because the hand's rules differed from the profile's
-    (``_croupier_odd_chip``, ``_croupier_heads_up``, ``_croupier_raise_cap``).
+    (``_croupier_odd_chip``, ``_croupier_heads_up``, ``_croupier_raise_cap``,
+    ``_croupier_short_all_in``, ``_croupier_raise_needs_a_caller``,
+    ``_croupier_merge_pots_with_the_same_winners``).
 
     >>> from croupier.phh.reader import HandHistory
     >>> file_profile(HandHistory({"variant": "NT"})).name
@@ -618,13 +624,31 @@ def file_profile(history: HandHistory) -> RuleProfile:
             changes["heads_up"] = HeadsUpBlinds(str(f["_croupier_heads_up"]))
         if "_croupier_raise_cap" in f:
             cap = f["_croupier_raise_cap"]
-            if not isinstance(cap, dict) or set(cap) != set(_CAP_FIELDS):
-                raise ValueError(f"_croupier_raise_cap needs {', '.join(_CAP_FIELDS)}")
+            if not isinstance(cap, dict) or not set(_CAP_FIELDS) <= set(cap) <= _CAP_ALL:
+                raise ValueError(
+                    f"_croupier_raise_cap needs {', '.join(_CAP_FIELDS)} "
+                    "(and may have short_all_ins_count)"
+                )
             changes["raise_cap"] = RaiseCap(**cap)
+        if "_croupier_short_all_in" in f:
+            short = f["_croupier_short_all_in"]
+            if not isinstance(short, dict) or set(short) != _SHORT_FIELDS:
+                raise ValueError(f"_croupier_short_all_in needs {', '.join(sorted(_SHORT_FIELDS))}")
+            changes["short_all_in"] = ShortAllIn(**short)
+        for flag in ("raise_needs_a_caller", "merge_pots_with_the_same_winners"):
+            if f"_croupier_{flag}" in f:
+                value = f[f"_croupier_{flag}"]
+                if not isinstance(value, bool):
+                    raise ValueError(f"_croupier_{flag} must be true or false, not {value!r}")
+                changes[flag] = value
     except (ValueError, CroupierError) as exc:
         raise PHHError(f"a croupier field has a bad value: {exc}", where=history.where) from None
     return replace(chosen, **changes) if changes else chosen
 
 
 _CAP_FIELDS = ("bets", "blinds_count", "head_to_head_unlimited")
-"""The fields of :class:`~croupier.poker.settings.RaiseCap`, as the writer writes them."""
+"""The fields of :class:`~croupier.poker.settings.RaiseCap` every ``_croupier_raise_cap``
+has (``short_all_ins_count`` is written only when true, so older files still read)."""
+
+_CAP_ALL = frozenset(f.name for f in dataclass_fields(RaiseCap))
+_SHORT_FIELDS = frozenset(f.name for f in dataclass_fields(ShortAllIn))

@@ -20,15 +20,16 @@ mistake them for a standard variant.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import asdict, is_dataclass
 from typing import Any
 
 import tomli_w
 
 from croupier.cards.card import Card, format_cards
-from croupier.phh.profiles import PROFILES, RuleProfile
+from croupier.phh.profiles import PROFILES, SETTINGS, RuleProfile
 from croupier.phh.variants import CROUPIER_VARIANT, variant_of
 from croupier.poker import events as ev
-from croupier.poker.settings import TableRules
+from croupier.poker.settings import RaiseCap, TableRules
 from croupier.poker.state import HandState
 from croupier.poker.structures import FixedLimit, PotLimit, SpreadLimit
 
@@ -45,8 +46,9 @@ def _variant(hand: HandState) -> str:
 def _profile(rules: TableRules) -> tuple[str, dict[str, Any]]:
     """The profile closest to the hand's rules (the most settings equal; ``phh`` first),
     and the settings that differ from it as croupier's fields, so the file replays under
-    the hand's own rules."""
-    mine = {"odd_chip": rules.odd_chip, "heads_up": rules.heads_up, "raise_cap": rules.raise_cap}
+    the hand's own rules: an enum as its value, a flag as a boolean, a setting with
+    fields (``RaiseCap``, ``ShortAllIn``) as a table of them."""
+    mine = {key: getattr(rules, key) for key in SETTINGS}
 
     def differing(profile: RuleProfile) -> list[str]:
         return [key for key, value in profile.settings().items() if mine[key] != value]
@@ -54,15 +56,16 @@ def _profile(rules: TableRules) -> tuple[str, dict[str, Any]]:
     best = min(PROFILES.values(), key=lambda p: len(differing(p)))
     out: dict[str, Any] = {}
     for key in differing(best):
-        if key == "raise_cap":
-            cap = rules.raise_cap
-            out["_croupier_raise_cap"] = {
-                "bets": cap.bets,
-                "blinds_count": cap.blinds_count,
-                "head_to_head_unlimited": cap.head_to_head_unlimited,
-            }
+        value = mine[key]
+        if is_dataclass(value) and not isinstance(value, type):
+            table = asdict(value)
+            if isinstance(value, RaiseCap) and not value.short_all_ins_count:
+                del table["short_all_ins_count"]  # as files written before the field
+            out[f"_croupier_{key}"] = table
+        elif isinstance(value, bool):
+            out[f"_croupier_{key}"] = value
         else:
-            out[f"_croupier_{key}"] = str(mine[key])
+            out[f"_croupier_{key}"] = str(value)
     return best.name, out
 
 
@@ -159,9 +162,10 @@ def _actions(hand: HandState, player: dict[int, str]) -> Iterable[str]:
             case ev.RaisedTo(seat=seat, to=to):
                 yield f"{player[seat]} cbr {to}"
             case ev.BringIn(seat=seat, to=to):
+                # the bring-in (all in for less when the stack is short), or its completion
                 yield (
                     f"{player[seat]} pb"
-                    if to == hand.rules.bring_in_amount
+                    if to <= hand.rules.bring_in_amount
                     else f"{player[seat]} cbr {to}"
                 )
             case ev.Discarded(seat=seat, cards=cards):

@@ -62,11 +62,11 @@ from croupier.poker.table import EntryRule, SeatingRules, Table, TableError
 from croupier.poker.views import PlayerView, SeatView
 
 if TYPE_CHECKING:
-    from croupier.poker.fastsim import FastResult, fast_simulate, fast_simulate_parallel
+    from croupier.poker.sim.fastsim import FastResult, fast_simulate, fast_simulate_parallel
 else:
     __getattr__, __dir__ = lazy_exports(
         __name__,
-        {"croupier.poker.fastsim": ("FastResult", "fast_simulate", "fast_simulate_parallel")},
+        {"croupier.poker.sim.fastsim": ("FastResult", "fast_simulate", "fast_simulate_parallel")},
     )
 
 __all__ = [

@@ -160,6 +160,11 @@ class HandCore:
     _last_increment: int
     _raises: int
     _full_raises: int
+    _wagers: int = 0
+    """Bets, raises and completions made this round (short all-ins included)."""
+    _short_run: tuple[int, ...] = ()
+    """The increments of the short all-in wagers in a row since the last full wager
+    (kept under ``ShortAllIn.add_up``)."""
     _aggressor: int | None
     _bring_in_due: bool
     _short_bring_in: bool
@@ -303,15 +308,6 @@ class HandCore:
             if s in self._to_act:
                 return s
         return None
-
-
-def _can(check: Any, *args: Any) -> bool:
-    """Whether ``check`` passes; never raises (malformed input is simply not legal)."""
-    try:
-        check(*args)
-    except CroupierError:
-        return False
-    return True
 
 
 def _parse_discards(cards: object) -> tuple[Card, ...]:

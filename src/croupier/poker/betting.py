@@ -10,10 +10,11 @@ and the fold / check / call / bet-or-raise / bring-in triads, as one part of
 
 from __future__ import annotations
 
+from croupier.checks import can as _can
 from croupier.checks import whole_chips
 from croupier.errors import IllegalActionError
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, PlayerState, _can, _malformed
+from croupier.poker._core import HandCore, PlayerState, _malformed
 from croupier.poker.actions import LegalActions
 from croupier.poker.exposed import exposed_strength
 from croupier.poker.games import ForcedBets, Opener, Street
@@ -38,7 +39,11 @@ class Betting(HandCore):
             self._current_bet = max(p.bet for p in self.players.values())
             self._last_increment = 0
             self._raises = 0
+        elif self.rules.short_all_in.full_by_largest_increment:
+            self._last_increment = 0  # the blinds set no raise size: the first wager is full
         self._full_raises = 0
+        self._wagers = 0
+        self._short_run = ()
         able = [s for s in self.order if self.players[s].can_act]
         owing = [s for s in able if self.players[s].bet < self._current_bet]
         if len(able) < 2 and not owing:
@@ -108,7 +113,17 @@ class Betting(HandCore):
             low = min(self.rules.bring_in_amount, player.stack)
             high = raise_range[1] if raise_range else low
             ends = self.rules.structure.fixed_increment(self.street) is not None
-            return LegalActions(seat=seat, bring_in=(low, max(low, high)), bring_in_ends_only=ends)
+            complete = None
+            if self.rules.short_all_in.complete_for_the_bring_in and raise_range:
+                # all in for no more than the bring-in: a short completion, or the bring-in
+                all_in = player.bet + player.stack
+                complete = (all_in, all_in) if all_in <= self.rules.bring_in_amount else None
+            return LegalActions(
+                seat=seat,
+                bring_in=(low, max(low, high)),
+                bring_in_ends_only=ends,
+                raise_to=complete,
+            )
         return LegalActions(
             seat=seat,
             fold=to_call > 0 or self.rules.fold_when_check_is_free,
@@ -126,10 +141,41 @@ class Betting(HandCore):
         cap = self.rules.raise_cap
         if not self.rules.structure.capped or (cap.head_to_head_unlimited and self._heads_up()):
             return False
-        made = self._raises
-        if not cap.blinds_count and self.street == 0 and self.game.forced is ForcedBets.BLINDS:
-            made -= 1  # the blind is not one of the round's bets
+        blind_round = self.street == 0 and self.game.forced is ForcedBets.BLINDS
+        if cap.short_all_ins_count:  # every bet, raise and completion, short all-ins too
+            made = self._wagers + (1 if cap.blinds_count and blind_round else 0)
+        else:  # the full ones (_raises counts the last blind as the first round's bet)
+            made = self._raises - (0 if cap.blinds_count or not blind_round else 1)
         return made >= cap.bets
+
+    def _full_increment(self) -> int:
+        """The raise a short all-in run must add up to, and a reopened player must owe:
+        the largest increment of the round (PokerKit's measure) or the minimum raise."""
+        if self.rules.short_all_in.full_by_largest_increment:
+            return self._last_increment
+        return self.rules.structure.min_raise_increment(
+            self.street, self._last_increment, self.rules.table_minimum
+        )
+
+    def _closed_to(self, player: PlayerState, to_call: int) -> bool:
+        """Whether the betting is closed to the player: it has acted since the last full
+        bet or raise, and short all-ins do not reopen it (Decision 3.2-2); with
+        ``ShortAllIn.add_up``, short all-ins in a row that reached a full raise reopen it
+        for a player who owes at least a full raise."""
+        if player.acted_serial < 0 or player.acted_serial < self._full_raises:
+            return False
+        if not self.rules.short_all_in.add_up or self._short_run:
+            return True
+        return min(to_call, player.stack) < self._full_increment()
+
+    def _no_caller(self, player: PlayerState) -> bool:
+        """``raise_needs_a_caller``: no other player in the hand has more than the bet."""
+        if not self.rules.raise_needs_a_caller:
+            return False
+        top = self._current_bet
+        return not any(
+            p.bet + p.stack > top for p in self.players.values() if p is not player and p.can_act
+        )
 
     def _raise_range(self, player: PlayerState, to_call: int) -> tuple[int, int] | None:
         all_in_total = player.bet + player.stack
@@ -138,8 +184,10 @@ class Betting(HandCore):
         others = [p for p in self.players.values() if p is not player and p.can_act]
         if not others:
             return None
-        if player.acted_serial >= 0 and player.acted_serial >= self._full_raises:
+        if self._closed_to(player, to_call):
             return None  # a short all-in does not reopen the betting (Decision 3.2-2)
+        if self._no_caller(player):
+            return None
         structure = self.rules.structure
         if self._capped():
             return None  # 17.6(f): a bet and three raises
@@ -247,7 +295,7 @@ class Betting(HandCore):
         """Raise unless the player to act may bet or raise to ``amount`` (a round total)."""
         player = self._require_bettor("Omaha 17.6(c)", "bet or raise")
         legal = self.legal_actions()
-        if legal.bring_in is not None:
+        if legal.bring_in is not None and legal.raise_to is None:
             raise self._error("Five Card Stud 12.2(a)", "the lowest up card must bring in first")
         if legal.raise_to is None:
             raise self._error(self._no_raise_rule(player), f"seat {player.seat} may not raise now")
@@ -290,8 +338,6 @@ class Betting(HandCore):
         self.verify_raise_to(amount)
         self._make_bet(int(amount), bring_in=False)
 
-    bet = raise_to
-
     def verify_bring_in(self, amount: int) -> None:
         """Raise unless the lowest up card may bring in for ``amount`` (12.2(a))."""
         player = self._require_bettor("Five Card Stud 12.2(a)", "bring in")
@@ -319,9 +365,16 @@ class Betting(HandCore):
     def _make_bet(self, total: int, *, bring_in: bool) -> None:
         player = self.players[self._actor]  # type: ignore[index]
         structure = self.rules.structure
+        short_all_in = self.rules.short_all_in
         increment = total - self._current_bet
         full_bet = structure.min_bet(self.street, self.rules.table_minimum)
-        if bring_in or self._completes(full_bet, structure.fixed_increment(self.street)):
+        # a bet, raise or completion; a bring-in of the bring-in amount is none of them
+        wager = not bring_in or total > self.rules.bring_in_amount
+        if short_all_in.full_by_largest_increment:
+            # full when it raises at least as much as any wager of the round before it
+            full = wager and increment >= self._last_increment
+            size = increment
+        elif bring_in or self._completes(full_bet, structure.fixed_increment(self.street)):
             # an opening bet (or a bring-in, or completing one): full when it is a whole bet
             full = total >= full_bet
             size = total
@@ -332,6 +385,8 @@ class Betting(HandCore):
             full = increment >= needed
             size = increment
         self._put(player, total - player.bet)
+        if wager:
+            self._wagers += 1
         if full:
             self._raises += 1
             self._full_raises += 1
@@ -341,6 +396,11 @@ class Betting(HandCore):
         self._bring_in_due = False
         self._short_bring_in = bring_in and not full
         all_in = player.stack == 0
+        if short_all_in.add_up and wager:
+            # the short all-ins in a row since the last full wager; once they add up to a
+            # full raise they reopen the betting (see _closed_to) and a new run starts
+            run = (*self._short_run, increment) if all_in else ()
+            self._short_run = () if sum(run) >= self._full_increment() else run
         if bring_in:
             self._log(ev.BringIn(player.seat, total, all_in))
         else:
@@ -354,6 +414,8 @@ class Betting(HandCore):
         and pot limit a raise over a short all-in is a full raise over it (Decision 3.2-1)."""
         if self._current_bet == 0 or self._short_bring_in:
             return True
+        if not self.rules.short_all_in.limit_completes:
+            return False  # a full bet on top of a short opening bet (PokerKit)
         return fixed is not None and self._current_bet < full_bet
 
     def _acted(self, player: PlayerState) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from croupier.cards.card import Card, parse_cards
 from croupier.cards.deck import Deck
+from croupier.checks import can
 from croupier.errors import (
     CroupierError,
     IllegalActionError,
@@ -21,7 +22,7 @@ from croupier.errors import (
     RuleViolationError,
 )
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, PlayerState, _can, _malformed, _parse_discards
+from croupier.poker._core import HandCore, PlayerState, _malformed, _parse_discards
 from croupier.poker.blinds import blind_posters
 from croupier.poker.games import ForcedBets
 
@@ -234,7 +235,7 @@ class Dealing(HandCore):
 
     def can_discard(self, cards: Iterable[str | Card]) -> bool:
         """Whether :meth:`discard` is legal now."""
-        return _can(self.verify_discard, cards)
+        return can(self.verify_discard, cards)
 
     def discard(self, cards: Iterable[str | Card] = ()) -> None:
         """Discard these cards (none to stand pat) and be dealt as many replacements."""
@@ -315,7 +316,7 @@ class Dealing(HandCore):
 
     def can_report_boxed_card(self, card: Card | str) -> bool:
         """Whether :meth:`report_boxed_card` is allowed now."""
-        return _can(self.verify_report_boxed_card, card)
+        return can(self.verify_report_boxed_card, card)
 
     def report_boxed_card(self, card: Card | str) -> ev.CardBoxed:
         """The dealer found ``card`` face up on top of the deck: it is shown to everyone
@@ -404,7 +405,7 @@ class Dealing(HandCore):
 
     def can_deal(self, cards: Iterable[Card | str] | str) -> bool:
         """Whether :meth:`deal` with these cards is allowed now."""
-        return _can(self.verify_deal, cards)
+        return can(self.verify_deal, cards)
 
     def deal(self, cards: Iterable[Card | str] | str) -> ev.Event:
         """A live dealer enters the cards physically dealt (burn card first, then one card

@@ -12,13 +12,13 @@ as one part of :class:`~croupier.poker.table.Table`.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from croupier.cards.deck import Deck
-from croupier.checks import seat_number, whole_chips
+from croupier.checks import can, seat_number, whole_chips
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker.settings import TableRules
 from croupier.poker.table_events import (
@@ -261,7 +261,7 @@ class Seating:
         >>> Table(TableRules(), seats=6).can_sit("Ann", 7)
         False
         """
-        return _can(lambda: self.verify_sit(name, seat, chips))
+        return can(self.verify_sit, name, seat, chips)
 
     def sit(self, name: str, seat: int | None = None, chips: int = 0) -> None:
         """Sit ``name`` in a free seat (None: the lowest free seat) with ``chips``.
@@ -492,7 +492,7 @@ class Seating:
         >>> table.can_buy_in("Ann", 100), table.can_buy_in("Ann", -5)
         (True, False)
         """
-        return _can(lambda: self.verify_buy_in(name, chips))
+        return can(self.verify_buy_in, name, chips)
 
     def buy_in(self, name: str, chips: int) -> None:
         """Add ``chips`` to ``name``'s stack (seated or waiting), between hands only.
@@ -536,11 +536,3 @@ class Seating:
         if player.sitting_out:
             player.sitting_out = False
             self.events.append(PlayerSatIn(name))
-
-
-def _can(check: Callable[[], None]) -> bool:
-    try:
-        check()
-    except CroupierError:
-        return False
-    return True

@@ -22,7 +22,18 @@ from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker.games import HOLDEM, ForcedBets, GameSpec, game_by_name
 from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, SpreadLimit
 
-__all__ = ["NZ_CAP", "POKERKIT_CAP", "HeadsUpBlinds", "OddChip", "RaiseCap", "Rake", "TableRules"]
+__all__ = [
+    "NZ_CAP",
+    "NZ_SHORT_ALL_IN",
+    "POKERKIT_CAP",
+    "POKERKIT_SHORT_ALL_IN",
+    "HeadsUpBlinds",
+    "OddChip",
+    "RaiseCap",
+    "Rake",
+    "ShortAllIn",
+    "TableRules",
+]
 
 
 class HeadsUpBlinds(StrEnum):
@@ -59,12 +70,14 @@ class RaiseCap:
     """How many bets and raises a capped (fixed or spread limit) round allows, as data.
 
     The NZ rule (Omaha 17.6(f), Decision 3.2-3): a bet and three raises, the last
-    compulsory blind being the first round's bet, no limit head to head. PokerKit (and so
-    the PHH files it writes) counts only the bets and raises made after the blinds and
-    has no head-to-head exception: a bet and four raises before the flop.
+    compulsory blind being the first round's bet, no limit head to head, and only full
+    bets and raises counted (a short all-in is not a raise). PokerKit (and so the PHH
+    files it writes) counts every bet, raise and completion made after the blinds, short
+    all-ins included, and has no head-to-head exception: a bet and four raises before the
+    flop.
 
-    >>> NZ_CAP.bets, POKERKIT_CAP.blinds_count
-    (4, False)
+    >>> NZ_CAP.bets, POKERKIT_CAP.blinds_count, POKERKIT_CAP.short_all_ins_count
+    (4, False, True)
     """
 
     bets: int = 4
@@ -73,6 +86,9 @@ class RaiseCap:
     """Whether the last compulsory blind is the first round's opening bet."""
     head_to_head_unlimited: bool = True
     """Whether the cap is lifted when only two players can still bet."""
+    short_all_ins_count: bool = False
+    """Whether a bet or raise all in for less than a full one counts toward the cap
+    (PokerKit: every completion, bet or raise counts); False: only full ones count."""
 
     def __post_init__(self) -> None:
         bets = self.bets
@@ -81,13 +97,76 @@ class RaiseCap:
         object.__setattr__(self, "bets", int(bets))
         flag_setting(self.blinds_count, "blinds_count")
         flag_setting(self.head_to_head_unlimited, "head_to_head_unlimited")
+        flag_setting(self.short_all_ins_count, "short_all_ins_count")
 
 
 NZ_CAP = RaiseCap()
 """Omaha 17.6(f) as Decision 3.2-3 reads it."""
 
-POKERKIT_CAP = RaiseCap(bets=4, blinds_count=False, head_to_head_unlimited=False)
+POKERKIT_CAP = RaiseCap(
+    bets=4, blinds_count=False, head_to_head_unlimited=False, short_all_ins_count=True
+)
 """PokerKit's fixed-limit cap (the ``phh`` profile)."""
+
+
+@dataclass(frozen=True)
+class ShortAllIn:
+    """What a bet or raise all in for less than a full one does to the betting, as data.
+
+    The NZ reading (Decisions 3.2-1, 3.2-2, Omaha 17.6(c)): a wager is full when it is at
+    least the minimum bet or raise (the last blind is the first round's bet); in limit
+    poker the next bet completes a short all-in opening bet to a full bet; only a full
+    bet or raise reopens the betting for players who have acted, each short all-in judged
+    alone. PokerKit (and so the PHH files it writes) measures a wager against the largest
+    bet or raise of the round so far (the blinds and the bring-in set none, so the
+    round's first wager is always full and reopens the betting, even a short all-in),
+    raises a full bet on top of a short opening bet, and lets short all-ins in a row that
+    add up to a full raise reopen the betting.
+
+    >>> NZ_SHORT_ALL_IN.limit_completes, POKERKIT_SHORT_ALL_IN.add_up
+    (True, True)
+    >>> ShortAllIn(add_up="yes")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: add_up must be True or False, not 'yes'
+    """
+
+    full_by_largest_increment: bool = False
+    """False: a bet or raise is full when it is at least the minimum the structure sets
+    (a full bet; a raise of at least the last full raise, the last blind being the first
+    round's bet). True: when its increment is at least the largest increment of the round
+    so far (blinds and bring-ins set none): the first wager of every round is full."""
+    limit_completes: bool = True
+    """Limit poker: True, the bet after a short all-in opening bet completes it to a full
+    bet (17.6(c)); False, it is a full bet on top of it (only a bring-in is completed)."""
+    add_up: bool = False
+    """True: short all-ins in a row that together make a full raise reopen the betting for
+    the players who have acted (each may then raise if it owes at least a full raise);
+    False: each short all-in is judged alone (Decision 3.2-2)."""
+
+    complete_for_the_bring_in: bool = False
+    """True: a player to bring in whose whole stack is no more than the bring-in may
+    instead complete all in for it, a short completion (a wager: the next player raises a
+    full bet on top of it) rather than the bring-in; False: going all in there is the
+    bring-in (12.2(a))."""
+
+    def __post_init__(self) -> None:
+        flag_setting(self.full_by_largest_increment, "full_by_largest_increment")
+        flag_setting(self.limit_completes, "limit_completes")
+        flag_setting(self.add_up, "add_up")
+        flag_setting(self.complete_for_the_bring_in, "complete_for_the_bring_in")
+
+
+NZ_SHORT_ALL_IN = ShortAllIn()
+"""Decisions 3.2-1 and 3.2-2 with Omaha 17.6(c)."""
+
+POKERKIT_SHORT_ALL_IN = ShortAllIn(
+    full_by_largest_increment=True,
+    limit_completes=False,
+    add_up=True,
+    complete_for_the_bring_in=True,
+)
+"""PokerKit's short all-in wagers (the ``phh`` profile)."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +248,14 @@ class TableRules:
     """Expose every hand at the showdown instead of letting worse hands muck (17.5(d))."""
     raise_cap: RaiseCap = NZ_CAP
     """The cap on bets and raises in fixed and spread limit (17.6(f))."""
+    short_all_in: ShortAllIn = NZ_SHORT_ALL_IN
+    """What a wager all in for less than a full bet or raise does to the betting."""
+    raise_needs_a_caller: bool = False
+    """Refuse a bet or raise when no other player in the hand has more chips than the
+    current bet (PokerKit); False: any other player with chips behind may be raised."""
+    merge_pots_with_the_same_winners: bool = False
+    """Pay pots won by the same players as one pot, divided once (PokerKit); False: each
+    main and side pot is divided on its own, with its own odd chip."""
 
     def __post_init__(self) -> None:
         """Coerce and check every setting: a wrong type or an unknown value is refused with
@@ -203,6 +290,10 @@ class TableRules:
         flag_setting(self.show_all_at_showdown, "show_all_at_showdown")
         if not isinstance(self.raise_cap, RaiseCap):
             raise CroupierError(f"raise_cap must be a RaiseCap, not {self.raise_cap!r}")
+        if not isinstance(self.short_all_in, ShortAllIn):
+            raise CroupierError(f"short_all_in must be a ShortAllIn, not {self.short_all_in!r}")
+        flag_setting(self.raise_needs_a_caller, "raise_needs_a_caller")
+        flag_setting(self.merge_pots_with_the_same_winners, "merge_pots_with_the_same_winners")
         self.validate()
 
     @cached_property

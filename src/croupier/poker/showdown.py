@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from croupier.cards.card import Card
+from croupier.checks import can as _can
 from croupier.checks import seat_number
 from croupier.errors import IllegalActionError, InvalidActionError
 from croupier.evaluation.evaluate import evaluate
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, PlayerState, _can, _malformed
+from croupier.poker._core import HandCore, PlayerState, _malformed
 from croupier.poker.pots import split_pot
 from croupier.poker.settings import OddChip
 
@@ -114,6 +115,7 @@ class Showdown(HandCore):
         )
         if rake:
             self._log(ev.RakeTaken(rake))
+        paid: list[tuple[int, int, list[int]]] = []  # (first pot's index, chips, winners)
         for index, pot in enumerate(pots):
             amount = pot.amount
             take = min(rake, amount)
@@ -131,6 +133,12 @@ class Showdown(HandCore):
                 winners = [s for s in contenders if self._hands[s] == best]
             else:
                 winners = contenders
+            if self.rules.merge_pots_with_the_same_winners and paid and paid[-1][2] == winners:
+                first, chips, _ = paid.pop()  # the same winners: one pot, divided once
+                paid.append((first, chips + amount, winners))
+            else:
+                paid.append((index, amount, winners))
+        for index, amount, winners in paid:
             odd = self._odd_chip_seat(winners) if len(winners) > 1 else winners[0]
             shares = split_pot(amount, winners, unit=self.rules.chip_unit, odd_chip_to=odd)
             for seat, chips in shares.items():

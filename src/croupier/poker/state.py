@@ -24,14 +24,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
-from importlib import metadata
 from typing import Any
 
 from croupier.cards.card import Card
 from croupier.cards.deck import Deck, full_deck
 from croupier.cards.rng import make_rng
-from croupier.checks import flag_setting, seat_number, whole_chips, whole_number
+from croupier.checks import (
+    can,
+    event_log,
+    flag_setting,
+    same_log,
+    seat_number,
+    whole_chips,
+    whole_number,
+)
 from croupier.errors import (
     CroupierError,
     IllegalActionError,
@@ -40,7 +46,7 @@ from croupier.errors import (
 )
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
-from croupier.poker._core import Phase, PlayerState, _can
+from croupier.poker._core import Phase, PlayerState
 from croupier.poker.actions import (
     Action,
     BringIn,
@@ -60,6 +66,7 @@ from croupier.poker.games import ForcedBets
 from croupier.poker.settings import TableRules
 from croupier.poker.showdown import Showdown
 from croupier.poker.views import PlayerView, SeatView, censor_event, shown_cards
+from croupier.version import engine_version
 
 __all__ = [
     "HandState",
@@ -336,7 +343,7 @@ class HandState(Dealing, Betting, Showdown):
         >>> hand.can(Call()), hand.can(Check()), hand.can("call")
         (True, False, False)
         """
-        return _can(self.verify, action)
+        return can(self.verify, action)
 
     def apply(self, action: Action) -> ev.Event:
         """Apply ``action`` and return the event it produced (the dealer's chores that
@@ -522,16 +529,9 @@ class HandState(Dealing, Betting, Showdown):
         ...
         croupier.errors.CroupierError: the log is of a holdem hand; these rules are for omaha
         """
-        if isinstance(events, str | bytes) or not isinstance(events, Sequence):
-            raise CroupierError(f"an event log is a sequence of events, not {events!r}")
-        if not events or not isinstance(events[0], ev.HandStarted):
-            raise CroupierError("an event log starts with HandStarted")
-        if not all(isinstance(e, ev.Event) for e in events):
-            bad = next(e for e in events if not isinstance(e, ev.Event))
-            raise CroupierError(f"an event log holds only events, not {bad!r}")
+        start = event_log(events, ev.HandStarted, ev.Event)
         if not isinstance(rules, TableRules):
             raise CroupierError(f"rules must be TableRules, not {rules!r}")
-        start = events[0]
         if start.game != rules.game.name:
             raise CroupierError(
                 f"the log is of a {start.game} hand; these rules are for {rules.game.name}"
@@ -594,18 +594,7 @@ class HandState(Dealing, Betting, Showdown):
             state._apply(event)
         while state.phase is Phase.DEALER and len(state.events) < len(events):
             state.step()
-        for index, (logged, replayed) in enumerate(zip(events, state.events, strict=False)):
-            if logged != replayed:
-                raise CroupierError(
-                    f"event {index} of the log ({logged.describe()}) differs from the replay "
-                    f"({replayed.describe()})"
-                )
-        if len(state.events) < len(events):
-            extra = events[len(state.events)]
-            raise CroupierError(
-                f"event {len(state.events)} of the log ({extra.describe()}) never happens "
-                "under these rules"
-            )
+        same_log(events, state.events)
         state.automatic = automatic
         if automatic:
             state._run_chores()
@@ -660,16 +649,3 @@ def _explicit_blinds(
             f"a last blind of at least {rules.table_minimum}",
         )
     return named
-
-
-@cache
-def engine_version() -> str:
-    """The installed croupier version (recorded in every hand's first event).
-
-    >>> engine_version() == __import__("croupier").__version__
-    True
-    """
-    try:
-        return metadata.version("croupier")
-    except metadata.PackageNotFoundError:  # pragma: no cover - a source tree not installed
-        return "unknown"

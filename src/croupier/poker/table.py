@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from croupier.cards.rng import make_rng
-from croupier.checks import seat_number, whole_number
+from croupier.checks import can, seat_number, whole_number
 from croupier.errors import CroupierError, RuleViolationError
 from croupier.poker import events as ev
 from croupier.poker.actions import Action
@@ -67,7 +67,6 @@ from croupier.poker.seating import (
     SeatingRules,
     TableError,
     TablePlayer,
-    _can,
 )
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
@@ -264,7 +263,7 @@ class Table(Seating):
         >>> Table(TableRules(), seats=6).can_start_hand()
         False
         """
-        return _can(self.verify_start_hand)
+        return can(self.verify_start_hand)
 
     def plan_hand(self) -> HandPlan:
         """Work out who is dealt the next hand, the button and the blinds (nothing changes).

@@ -19,13 +19,11 @@ True
 from __future__ import annotations
 
 import dataclasses
-import json
-import types
-import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from croupier import codec
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
 from croupier.poker import events as ev
@@ -64,7 +62,7 @@ class PlayerView:
 
 
 @dataclass(frozen=True)
-class SeatView:
+class SeatView(codec.JsonView):
     """Everything ``seat`` may see now (``seat`` None: a spectator, who sees no down card
     until it is shown).
 
@@ -96,6 +94,10 @@ class SeatView:
     complete: bool
     """Whether the hand is over."""
 
+    _event_types: ClassVar[dict[str, type[ev.Event]]] = codec.event_types(
+        ev.__all__, vars(ev), ev.Event
+    )
+
     @property
     def me(self) -> PlayerView:
         """The viewer's own seat.
@@ -108,55 +110,6 @@ class SeatView:
             if player.seat == self.seat:
                 return player
         raise CroupierError("a spectator's view has no own seat")
-
-    def describe_log(self) -> list[str]:
-        """The log as lines of text."""
-        return [e.describe() for e in self.events]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (cards as text, events tagged with their type)."""
-        return {
-            "seat": self.seat,
-            "game": self.game,
-            "street": self.street,
-            "button": self.button,
-            "board": [str(c) for c in self.board],
-            "players": [_encode(p) for p in self.players],
-            "pot": self.pot,
-            "pots": list(self.pots),
-            "actor": self.actor,
-            "to_call": self.to_call,
-            "legal": None if self.legal is None else _encode(self.legal),
-            "events": [event_to_dict(e) for e in self.events],
-            "complete": self.complete,
-        }
-
-    def to_json(self) -> str:
-        """The view as strict JSON text."""
-        return json.dumps(self.to_dict(), allow_nan=False)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeatView:
-        """Rebuild a view from :meth:`to_dict` (or parsed JSON); a malformed dict raises
-        :class:`CroupierError`."""
-        try:
-            return cls(
-                seat=data["seat"],
-                game=data["game"],
-                street=data["street"],
-                button=data["button"],
-                board=tuple(Card.parse(c) for c in data["board"]),
-                players=tuple(_decode(PlayerView, p) for p in data["players"]),
-                pot=data["pot"],
-                pots=tuple(data["pots"]),
-                actor=data["actor"],
-                to_call=data["to_call"],
-                legal=None if data["legal"] is None else _decode(LegalActions, data["legal"]),
-                events=tuple(event_from_dict(e) for e in data["events"]),
-                complete=data["complete"],
-            )
-        except (KeyError, TypeError, ValueError) as error:
-            raise CroupierError(f"not a seat view: {error}") from None
 
 
 def censor(events: Sequence[ev.Event], seat: int | None) -> tuple[ev.Event, ...]:
@@ -209,67 +162,20 @@ def censor_event(event: ev.Event, seat: int | None, shown: frozenset[Card]) -> e
 
 
 # ------------------------------------------------------------------------------- codec
-_EVENT_TYPES: dict[str, type[ev.Event]] = {
-    name: getattr(ev, name)
-    for name in ev.__all__
-    if isinstance(getattr(ev, name), type) and issubclass(getattr(ev, name), ev.Event)
-}
-
-
 def event_to_dict(event: ev.Event) -> dict[str, Any]:
     """One event as a JSON-ready dict with its ``type``.
 
     >>> event_to_dict(ev.RaisedTo(2, 40, 30, True, False))
     {'type': 'RaisedTo', 'seat': 2, 'to': 40, 'increment': 30, 'full': True, 'all_in': False}
     """
-    return {"type": type(event).__name__, **_encode(event)}
+    return codec.event_to_dict(event)
 
 
 def event_from_dict(data: dict[str, Any]) -> ev.Event:
-    """Rebuild an event from :func:`event_to_dict`.
+    """Rebuild an event from :func:`event_to_dict`; anything else raises
+    :class:`CroupierError`.
 
     >>> event_from_dict(event_to_dict(ev.Folded(3)))
     Folded(seat=3)
     """
-    kind = _EVENT_TYPES.get(str(data.get("type")))
-    if kind is None:
-        raise CroupierError(f"unknown event type {data.get('type')!r}")
-    event: ev.Event = _decode(kind, {k: v for k, v in data.items() if k != "type"})
-    return event
-
-
-def _encode(obj: Any) -> dict[str, Any]:
-    return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
-
-
-def _decode(kind: type[Any], data: dict[str, Any]) -> Any:
-    hints = typing.get_type_hints(kind)
-    values = {
-        f.name: _typed(hints[f.name], data[f.name]) for f in dataclasses.fields(kind) if f.init
-    }
-    return kind(**values)
-
-
-def _typed(hint: Any, value: Any) -> Any:
-    if hint is Card:
-        return Card.parse(value)
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_typed(args[0], v) for v in value)
-        return tuple(_typed(a, v) for a, v in zip(args, value, strict=True))
-    if origin in (types.UnionType, typing.Union):
-        if value is None:
-            return None
-        real = [a for a in args if a is not type(None)]
-        return _typed(real[0], value)
-    return value
+    return codec.event_from_dict(SeatView._event_types, data)

@@ -27,8 +27,8 @@ from croupier.errors import CroupierError
 from croupier.evaluation.omaha_table import omaha_tables_for
 from croupier.evaluation.rankings import STANDARD
 from croupier.evaluation.tables import tables_for
-from croupier.poker import _fastsim_kernel as kernel
 from croupier.poker.games import GAMES
+from croupier.poker.sim import _fastsim_kernel as kernel
 
 __all__ = ["CHUNK_HANDS", "FastResult", "fast_simulate", "fast_simulate_parallel"]
 

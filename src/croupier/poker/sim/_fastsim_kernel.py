@@ -1,4 +1,6 @@
-"""The numba kernel behind :mod:`croupier.poker.fastsim` (see there); no input checks here."""
+"""The numba kernel behind :mod:`croupier.poker.sim.fastsim` (see there); no input checks
+here.
+"""
 
 from __future__ import annotations
 

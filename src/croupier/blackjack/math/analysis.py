@@ -3,8 +3,8 @@ every first decision, a derived basic strategy, and the house edge, for an infin
 or a finite shoe of any composition.
 
 **Method.** A hand's future depends only on the multiset of cards it holds, so the player
-and dealer are walked over multiset graphs (:mod:`croupier.blackjack._exact_graphs`), in
-compiled kernels:
+and dealer are walked over multiset graphs (:mod:`croupier.blackjack.math._exact_graphs`),
+in compiled kernels:
 
 * the dealer is **exact** for the shoe less the up card and every player card of the hand
   being valued (composition-dependent); a peek game conditions the hole card on "no
@@ -52,9 +52,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from croupier.blackjack._exact_graphs import dealer_graph, player_graph
-from croupier.blackjack._exact_kernel import analyze_up, dealer_dist, hand_values
-from croupier.blackjack._policy import CODES, DOUBLE_ON_CODES
+from croupier.blackjack.math._exact_graphs import dealer_graph, player_graph
+from croupier.blackjack.math._exact_kernel import analyze_up, dealer_dist, hand_values
+from croupier.blackjack.math._policy import CODES, DOUBLE_ON_CODES
+from croupier.blackjack.math.strategy import StrategyChart
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
@@ -64,7 +65,6 @@ from croupier.blackjack.rules import (
     Surrender,
     whole_number,
 )
-from croupier.blackjack.strategy import StrategyChart
 from croupier.errors import CroupierError
 
 __all__ = [

@@ -5,8 +5,8 @@ dealer up card (2-9, T, A), and a code in each cell: ``H`` hit, ``S`` stand, ``D
 (else hit), ``Ds`` double (else stand), ``P`` split, ``R`` surrender (else hit), ``Rs``
 surrender (else stand). A pair row is read first for an unplayed pair; a hand that cannot
 play its pair row's "P" reads its hard or soft row. croupier *derives* its charts
-(:meth:`croupier.blackjack.analysis.Analysis.basic_strategy`); :data:`US_SIX_DECK` is the
-published chart, typed in only to compare against.
+(:meth:`croupier.blackjack.math.analysis.Analysis.basic_strategy`); :data:`US_SIX_DECK` is
+the published chart, typed in only to compare against.
 
 >>> US_SIX_DECK.code("hard", 16, 10), US_SIX_DECK.code("pair", 9, 7), US_SIX_DECK.code("soft", 18, 3)
 ('H', 'S', 'Ds')
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from croupier.blackjack._policy import CODES
+from croupier.blackjack.math._policy import CODES
 from croupier.errors import CroupierError
 
 __all__ = ["UP_CARDS", "US_SIX_DECK", "Departure", "StrategyChart"]

@@ -1,10 +1,12 @@
-"""The numba kernel behind :mod:`croupier.blackjack.simulate` (see there); no input checks here.
+"""The numba kernel behind :mod:`croupier.blackjack.math.simulate` (see there); no input
+checks here.
 
 One box, one player, a flat wager of ``wager`` chips, played exactly as
 :class:`~croupier.blackjack.round.BlackjackRound` plays it (deal order, 11.4-11.5 splits,
 12.1 draws, the no-hole-card dealer, 4.1 and 11.7 settlement: a dealer blackjack takes the
 original wager once, from the first hand still standing), the player following a chart
-through :func:`croupier.blackjack._policy.decide`. Cards are rank codes 0 (two) to 12 (ace).
+through :func:`croupier.blackjack.math._policy.decide`. Cards are rank codes 0 (two) to 12
+(ace).
 
 ``params`` (int64): see the ``P_*`` indices. ``stats`` (int64): see the ``S_*`` indices.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide, may_double
+from croupier.blackjack.math._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide, may_double
 
 __all__ = ["MAX_HANDS", "new_scratch", "play_round", "play_shoe", "run_task", "seed_state"]
 

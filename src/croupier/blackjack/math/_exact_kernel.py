@@ -1,4 +1,5 @@
-"""The numba kernels behind :mod:`croupier.blackjack.analysis` (see there); no input checks here.
+"""The numba kernels behind :mod:`croupier.blackjack.math.analysis` (see there); no input
+checks here.
 
 Shoe compositions are ``float64[11]`` counts of each value 1-10 (index 0 unused). With
 ``infinite`` set, ``probs`` gives each value's fixed probability instead and counts are
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.blackjack._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide, may_double
+from croupier.blackjack.math._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide, may_double
 
 __all__ = ["analyze_up", "dealer_dist", "hand_values"]
 

@@ -1,10 +1,10 @@
 """Blackjack simulation: a compiled kernel that plays the referee's rules with a strategy chart.
 
-The kernel (:mod:`croupier.blackjack._sim_kernel`) deals from a shuffled shoe, burns the
-first card of each shoe, reshuffles once the cut card is out, and plays one box with a flat
-wager exactly as :class:`~croupier.blackjack.round.BlackjackRound` would, the player
-following a :class:`~croupier.blackjack.strategy.StrategyChart` (the derived basic strategy
-by default). :func:`referee_play_shoe` plays the same shoe through the referee itself; the
+The kernel (:mod:`croupier.blackjack.math._sim_kernel`) deals from a shuffled shoe, burns
+the first card of each shoe, reshuffles once the cut card is out, and plays one box with a
+flat wager exactly as :class:`~croupier.blackjack.round.BlackjackRound` would, the player
+following a :class:`~croupier.blackjack.math.strategy.StrategyChart` (the derived basic
+strategy by default). :func:`referee_play_shoe` plays the same shoe through the referee itself; the
 test suite checks both agree round by round.
 
 Work is cut into tasks of at most 250,000 rounds, each with its own seed spawned from the
@@ -30,11 +30,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from croupier.blackjack import _sim_kernel as k
-from croupier.blackjack._policy import (
+from croupier.blackjack.math import _sim_kernel as k
+from croupier.blackjack.math._policy import (
     DOUBLE_ON_CODES,
 )
-from croupier.blackjack.analysis import Analysis
+from croupier.blackjack.math.analysis import Analysis
+from croupier.blackjack.math.strategy import StrategyChart
 from croupier.blackjack.policies import BasicStrategy
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import (
@@ -46,7 +47,6 @@ from croupier.blackjack.rules import (
     Surrender,
     whole_number,
 )
-from croupier.blackjack.strategy import StrategyChart
 from croupier.cards.card import Card
 from croupier.cards.deck import Shoe
 from croupier.errors import CroupierError
