@@ -223,3 +223,16 @@ def test_a_fixed_limit_hand_replays_under_its_profiles_cap() -> None:
     with pytest.raises(PHHError, match=r"16\.6\(f\): seat 1 may not raise now"):
         replay(loads(text)[0])
     assert replay(loads(text)[0], "nz").hand.current_bet == 50
+
+
+def test_the_engine_and_rules_versions_are_written() -> None:
+    rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10))
+    hand = HandState(rules, {1: 100, 2: 100, 3: 100}, 1, seed=5)
+    hand.fold()
+    hand.fold()
+    fields = loads(dumps(hand))[0].fields
+    start = hand.events[0]
+    assert isinstance(start, ev.HandStarted)
+    assert fields["_croupier_engine_version"] == start.engine_version != ""
+    assert fields["_croupier_rules_version"] == rules.fingerprint
+    assert replay(loads(dumps(hand))[0]).final_stacks == fields["finishing_stacks"]

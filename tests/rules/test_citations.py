@@ -12,13 +12,7 @@ from croupier.rules.citations import Citation, scan_source, scan_tree
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "croupier"
 
-KNOWN_NON_IDS: frozenset[tuple[str, str]] = frozenset(
-    {
-        # blackjack owner: an error's rule names the section, not one of 4.1(a)-(g)
-        ("blackjack/rules.py", "Blackjack 4.1"),
-        ("blackjack/round.py", "Blackjack 4.1"),
-    }
-)
+KNOWN_NON_IDS: frozenset[tuple[str, str]] = frozenset()
 """Citations that are not registry ids yet, each in another owner's file (to be fixed there)."""
 
 KNOWN_SOURCE_NON_IDS: frozenset[str] = frozenset()

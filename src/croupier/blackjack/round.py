@@ -523,12 +523,12 @@ class BlackjackRound(HandPlays, Wagers):
         >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).payoffs()
         Traceback (most recent call last):
         ...
-        croupier.errors.IllegalActionError: Blackjack 4.1: payoffs are known only once the round is settled; allowed: after settlement
+        croupier.errors.IllegalActionError: Blackjack 13 (dealer drawing): payoffs are known only once the dealer has drawn and the round is settled; allowed: after settlement
         """
         if not self.is_complete:
             raise IllegalActionError(
-                "Blackjack 4.1",
-                "payoffs are known only once the round is settled",
+                "Blackjack 13 (dealer drawing)",
+                "payoffs are known only once the dealer has drawn and the round is settled",
                 "after settlement",
             )
         start = self.events[0]

@@ -240,11 +240,13 @@ class BlackjackRules:
             )
         if self.chip_unit < 1 or self.table_minimum < self.chip_unit:
             raise RuleViolationError(
-                "Blackjack 4.1", "chip unit and table minimum must be positive", "positive amounts"
+                "Decision 3.1-14",
+                "chip unit and table minimum must be positive",
+                "positive amounts",
             )
         if self.table_maximum < self.table_minimum:
             raise RuleViolationError(
-                "Blackjack 4.1", "the table maximum is below the minimum", "maximum >= minimum"
+                "Decision 3.1-14", "the table maximum is below the minimum", "maximum >= minimum"
             )
 
     def validate_for_play(self) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 import click
 
 from croupier.cards.card import parse_cards
-from croupier.cli.options import GAMES, GameChoice, echo_json, join_cards
+from croupier.cli.options import EVAL_GAMES, GameChoice, echo_json, join_cards
 from croupier.errors import CroupierError
 from croupier.evaluation.evaluate import evaluate
 from croupier.evaluation.hand import HandValue
@@ -82,7 +82,7 @@ def _stream(choice: GameChoice, board: str, as_json: bool) -> int:
 
 @click.command("eval")
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--game", type=click.Choice(sorted(GAMES)), default="holdem", show_default=True,
+@click.option("--game", type=click.Choice(sorted(EVAL_GAMES)), default="holdem", show_default=True,
               help="holdem/stud: best five of all cards; omaha/manila: exactly 2 own + 3 board.")  # fmt: skip
 @click.option("--board", default="", help="Community cards, e.g. 'Ah Kc 2s'.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per hand.")
@@ -100,7 +100,7 @@ def eval_command(cards: tuple[str, ...], game: str, board: str, as_json: bool) -
       croupier eval "Ah Kh 2c 3d" --game omaha --board "Qh Jh 5h 9s 9c" --json
       printf 'As Ks Qs Js Ts\\nAh Kh | Qh Jh Th 2c 3c\\n' | croupier eval - --json
     """
-    choice = GAMES[game]
+    choice = EVAL_GAMES[game]
     if cards == ("-",):
         parse_cards(board)  # a bad --board fails before any input is read
         code = _stream(choice, board, as_json)

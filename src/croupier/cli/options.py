@@ -1,6 +1,6 @@
 """Choices shared by several commands: games and the way cards are given on the command line.
 
->>> GAMES["omaha"].composition.describe()
+>>> EVAL_GAMES["omaha"].composition.describe()
 'exactly 2 own cards and exactly 3 board cards'
 """
 
@@ -23,7 +23,7 @@ from croupier.evaluation.composition import ANY_FIVE, EXACTLY_TWO_PLUS_THREE, Co
 from croupier.evaluation.rankings import STANDARD, STRIPPED, HandRanking
 
 __all__ = [
-    "GAMES",
+    "EVAL_GAMES",
     "SEED",
     "GameChoice",
     "check_picture_path",
@@ -38,7 +38,7 @@ __all__ = [
 class GameChoice:
     """How ``croupier eval`` reads a hand for one game.
 
-    >>> GAMES["manila"].ranking.name
+    >>> EVAL_GAMES["manila"].ranking.name
     'stripped'
     """
 
@@ -52,7 +52,7 @@ class GameChoice:
     """Whether the game has community cards."""
 
 
-GAMES: dict[str, GameChoice] = {
+EVAL_GAMES: dict[str, GameChoice] = {
     "holdem": GameChoice("holdem", ANY_FIVE, STANDARD, True),
     "omaha": GameChoice("omaha", EXACTLY_TWO_PLUS_THREE, STANDARD, True),
     "stud": GameChoice("stud", ANY_FIVE, STANDARD, False),

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import click
 
@@ -22,27 +21,16 @@ from croupier.poker.sim.fastsim import fast_simulate_parallel
 from croupier.poker.sim.simulate import SimulationResult, simulate
 from croupier.poker.structures import (
     BettingStructure,
-    FixedLimit,
-    NoLimit,
-    PotLimit,
-    SpreadLimit,
+    structure_for_stakes,
 )
 
 __all__ = ["poker"]
 
-STRUCTURES = ("no-limit", "pot-limit", "half-pot", "fixed-limit", "spread-limit")
+STRUCTURE_CHOICES = ("no-limit", "pot-limit", "half-pot", "fixed-limit", "spread-limit")
 
 
 def _structure(name: str, big_blind: int) -> BettingStructure:
-    if name == "no-limit":
-        return NoLimit()
-    if name == "pot-limit":
-        return PotLimit()
-    if name == "half-pot":
-        return PotLimit(ratio=Fraction(1, 2))
-    if name == "fixed-limit":
-        return FixedLimit(big_blind, 2 * big_blind)
-    return SpreadLimit(big_blind, 5 * big_blind)
+    return structure_for_stakes(name, big_blind)
 
 
 @click.group("poker")
@@ -52,7 +40,9 @@ def poker() -> None:
 
 @poker.command("simulate")
 @click.option("--game", type=click.Choice(sorted(GAMES)), default="holdem", show_default=True)
-@click.option("--structure", type=click.Choice(STRUCTURES), default="no-limit", show_default=True)
+@click.option(
+    "--structure", type=click.Choice(STRUCTURE_CHOICES), default="no-limit", show_default=True
+)
 @click.option("--players", type=click.IntRange(2, 10), default=6, show_default=True)
 @click.option("--hands", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option(

@@ -99,6 +99,10 @@ def hand_to_fields(hand: HandState) -> dict[str, Any]:
     fields["seats"] = list(order)
     profile, differences = _profile(rules)
     fields["_croupier_profile"] = profile
+    first = hand.events[0]
+    if isinstance(first, ev.HandStarted) and first.engine_version:
+        fields["_croupier_engine_version"] = first.engine_version  # what dealt the hand
+        fields["_croupier_rules_version"] = first.rules_version  # TableRules.fingerprint
     fields.update(differences)
     fields["_croupier_game"] = hand.game.name
     fields["_croupier_structure"] = structure.name

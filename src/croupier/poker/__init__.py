@@ -49,15 +49,26 @@ from croupier.poker.policies import Policy
 from croupier.poker.pots import Pot, build_pots, split_pot
 from croupier.poker.settings import (
     NZ_CAP,
+    NZ_SHORT_ALL_IN,
     POKERKIT_CAP,
+    POKERKIT_SHORT_ALL_IN,
     HeadsUpBlinds,
     OddChip,
     RaiseCap,
     Rake,
+    ShortAllIn,
     TableRules,
 )
 from croupier.poker.state import HandState, IllegalActionError, LegalActions, Phase, PlayerState
-from croupier.poker.structures import BettingStructure, FixedLimit, NoLimit, PotLimit, SpreadLimit
+from croupier.poker.structures import (
+    STRUCTURES,
+    BettingStructure,
+    FixedLimit,
+    NoLimit,
+    PotLimit,
+    SpreadLimit,
+    structure_for_stakes,
+)
 from croupier.poker.table import EntryRule, SeatingRules, Table, TableError
 from croupier.poker.views import PlayerView, SeatView
 
@@ -76,9 +87,12 @@ __all__ = [
     "HOLDEM",
     "MANILA",
     "NZ_CAP",
+    "NZ_SHORT_ALL_IN",
     "OMAHA",
     "POKERKIT_CAP",
+    "POKERKIT_SHORT_ALL_IN",
     "SEVEN_CARD_STUD",
+    "STRUCTURES",
     "THREE_CARD_MANILA",
     "Action",
     "BettingStructure",
@@ -116,6 +130,7 @@ __all__ = [
     "RequestShow",
     "SeatView",
     "SeatingRules",
+    "ShortAllIn",
     "SpreadLimit",
     "Street",
     "Table",
@@ -127,4 +142,5 @@ __all__ = [
     "game_by_name",
     "parse_action",
     "split_pot",
+    "structure_for_stakes",
 ]

@@ -31,9 +31,7 @@ from croupier.cards.deck import Deck, full_deck
 from croupier.cards.rng import make_rng
 from croupier.checks import (
     can,
-    event_log,
     flag_setting,
-    same_log,
     seat_number,
     whole_chips,
     whole_number,
@@ -63,6 +61,7 @@ from croupier.poker.actions import (
 from croupier.poker.betting import Betting
 from croupier.poker.dealing import Dealing
 from croupier.poker.games import ForcedBets
+from croupier.poker.replay import replay_hand
 from croupier.poker.settings import TableRules
 from croupier.poker.showdown import Showdown
 from croupier.poker.views import PlayerView, SeatView, censor_event, shown_cards
@@ -529,97 +528,7 @@ class HandState(Dealing, Betting, Showdown):
         ...
         croupier.errors.CroupierError: the log is of a holdem hand; these rules are for omaha
         """
-        start = event_log(events, ev.HandStarted, ev.Event)
-        if not isinstance(rules, TableRules):
-            raise CroupierError(f"rules must be TableRules, not {rules!r}")
-        if start.game != rules.game.name:
-            raise CroupierError(
-                f"the log is of a {start.game} hand; these rules are for {rules.game.name}"
-            )
-        if start.rules_version and start.rules_version != rules.fingerprint:
-            raise CroupierError(
-                f"the log was played under rules {start.rules_version}; these rules are "
-                f"{rules.fingerprint} (TableRules.fingerprint): replay it with its own rules"
-            )
-        if len(start.stacks) != len(start.seats) or (
-            start.antes and len(start.antes) != len(start.seats)
-        ):
-            raise CroupierError("the log's first event names seats and stacks that do not match")
-        deck = Deck(start.deck, shuffle=False)
-        logged_cut = events[1] if len(events) > 1 and isinstance(events[1], ev.DeckCut) else None
-        antes = dict(zip(start.seats, start.antes, strict=True)) if start.antes else None
-        state = cls(
-            rules,
-            dict(zip(start.seats, start.stacks, strict=True)),
-            start.button,
-            deck=deck,
-            automatic=False,
-            voluntary_blind=start.voluntary_blind,
-            antes=antes,
-            ante_trimming=start.ante_trimming,
-            blinds=dict(start.blinds) or None,
-            cut=logged_cut.position if logged_cut is not None else None,
-        )
-        state.events[0] = start
-        if logged_cut is None:  # a log from before cuts were recorded
-            del state.events[1]  # the log's own record of engine and rules versions
-        if not start.deck:  # cards were placed as the hand went (a replayed record)
-            order: list[Card] = []
-            for event in events:
-                if isinstance(event, ev.CardBurned):
-                    order.append(event.card)
-                elif isinstance(event, ev.CardsDealt | ev.CommunityDealt):
-                    order.extend(c for c in event.cards if c not in order)
-            state.deck.put_on_top(order)
-        state._restock_orders = [e.cards for e in events if isinstance(e, ev.StubRestocked)]
-        for index, event in enumerate(events[1:], start=1):
-            if isinstance(event, ev.CardBoxed):  # the dealer's report, where it was made
-                while state.phase is Phase.DEALER and len(state.events) < index:
-                    state.step()
-                state.report_boxed_card(event.card)
-                continue
-            if not isinstance(event, ev.PlayerAction):
-                continue
-            conceding = isinstance(event, ev.Conceded)
-            while state.phase is Phase.DEALER and not (
-                conceding and state.pending_chore == "showdown"
-            ):
-                state.step()
-            chooser = isinstance(event, ev.Conceded | ev.ShowRequested)
-            if not chooser and event.seat != state.actor:
-                raise CroupierError(
-                    f"event {index} of the log ({event.describe()}): "
-                    + (f"seat {state.actor} is to act" if state.actor else "nobody is to act")
-                )
-            state._apply(event)
-        while state.phase is Phase.DEALER and len(state.events) < len(events):
-            state.step()
-        same_log(events, state.events)
-        state.automatic = automatic
-        if automatic:
-            state._run_chores()
-        return state
-
-    def _apply(self, event: ev.PlayerAction) -> None:
-        match event:
-            case ev.Folded():
-                self.fold()
-            case ev.Checked():
-                self.check()
-            case ev.Called():
-                self.call()
-            case ev.RaisedTo(to=to):
-                self.raise_to(to)
-            case ev.BringIn(to=to):
-                self.bring_in(to)
-            case ev.Discarded(cards=cards):
-                self.discard(cards)
-            case ev.Conceded(seat=seat):
-                self.concede(seat)
-            case ev.ShowRequested(seat=seat):
-                self.request_show(seat)
-            case _:  # pragma: no cover
-                raise CroupierError(f"cannot replay {event!r}")
+        return replay_hand(cls, rules, events, automatic=automatic)
 
 
 def _explicit_blinds(

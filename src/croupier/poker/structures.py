@@ -22,7 +22,15 @@ from typing import ClassVar
 from croupier.checks import whole_chips
 from croupier.errors import CroupierError
 
-__all__ = ["BettingStructure", "FixedLimit", "NoLimit", "PotLimit", "SpreadLimit"]
+__all__ = [
+    "STRUCTURES",
+    "BettingStructure",
+    "FixedLimit",
+    "NoLimit",
+    "PotLimit",
+    "SpreadLimit",
+    "structure_for_stakes",
+]
 
 
 @dataclass(frozen=True)
@@ -205,3 +213,29 @@ class SpreadLimit(BettingStructure):
     def max_raise_to(self, *, pot: int, to_call: int, current_bet: int, my_bet: int) -> int:
         """Raise by at most the betting maximum."""
         return current_bet + self.maximum
+
+
+STRUCTURES: dict[str, type[BettingStructure]] = {
+    kind.name: kind for kind in (NoLimit, PotLimit, FixedLimit, SpreadLimit)
+}
+"""Every betting structure by its name (the one name-to-structure map)."""
+
+
+def structure_for_stakes(name: str, big_blind: int) -> BettingStructure:
+    """The structure called ``name`` (or ``half-pot``) with amounts set from the big blind:
+    fixed limit bets the big blind and twice it, spread limit spreads one to five big
+    blinds (the CLI's defaults).
+
+    >>> structure_for_stakes("half-pot", 10), structure_for_stakes("fixed-limit", 10)
+    (PotLimit(ratio=Fraction(1, 2)), FixedLimit(small_bet=10, big_bet=20, big_bet_from=2))
+    """
+    if name == "half-pot":
+        return PotLimit(ratio=Fraction(1, 2))
+    kind = STRUCTURES.get(name)
+    if kind is None:
+        raise CroupierError(f"unknown betting structure {name!r}: one of {', '.join(STRUCTURES)}")
+    if kind is FixedLimit:
+        return FixedLimit(big_blind, 2 * big_blind)
+    if kind is SpreadLimit:
+        return SpreadLimit(big_blind, 5 * big_blind)
+    return kind()

@@ -29,6 +29,7 @@ from croupier.evaluation.rankings import STANDARD
 from croupier.evaluation.tables import tables_for
 from croupier.poker.games import GAMES
 from croupier.poker.sim import _fastsim_kernel as kernel
+from croupier.poker.sim import _fastsim_stud as stud_kernel
 
 __all__ = ["CHUNK_HANDS", "FastResult", "fast_simulate", "fast_simulate_parallel"]
 
@@ -94,7 +95,7 @@ def fast_simulate(
         if structure != "fixed-limit":
             raise CroupierError("the fast simulator plays stud in fixed limit")
         # ``blinds`` read as (ante, bring-in); the small bet is twice the bring-in
-        kernel.run_stud(
+        stud_kernel.run_stud(
             players,
             hands,
             stack,
