@@ -95,11 +95,13 @@ class Dealing(HandCore):
     def _draw(self, n: int) -> tuple[Card, ...]:
         if len(self.deck) < n:  # draw poker: shuffle the discards to finish the stub
             self._restock(n)
-        self._check_placed(self.deck.peek(n))
+        if self._placed:  # only a caller-placed deck needs checking; keep the deal cheap
+            self._check_placed(self.deck.peek(n))
         return self.deck.draw(n)
 
     def _burn(self) -> Card:
-        self._check_placed(self.deck.peek(1))
+        if self._placed:
+            self._check_placed(self.deck.peek(1))
         return self.deck.burn()
 
     def _restock(self, n: int) -> None:
