@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
 from collections.abc import Callable, Iterable
@@ -22,14 +21,21 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.cards.card import Card, format_cards, parse_cards
-from croupier.equity import kernels
+from croupier.equity import exact_kernels, kernels
 from croupier.errors import CroupierError, DuplicateCardError, HandSizeError
 from croupier.evaluation.evaluate import CardsLike
 from croupier.evaluation.kernels import combinations_array
+from croupier.evaluation.omaha_table import omaha_tables_for
 from croupier.evaluation.rankings import STANDARD
-from croupier.evaluation.tables import RankTables, tables_for
+from croupier.evaluation.tables import (
+    HASH_SHIFT,
+    RANK_WEIGHTS_5,
+    RANK_WEIGHTS_7,
+    RankTables,
+    tables_for,
+)
 
-__all__ = ["EquityGame", "EquityResult", "HandEquity", "equity"]
+__all__ = ["EquityGame", "EquityResult", "HandEquity", "equity", "exact_counts"]
 
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` between chunks of work."""
@@ -259,13 +265,10 @@ def equity(
     job = _Job(game, parsed, shared, remaining, t)
     exact = count is None or job.draw == 0
     if exact:
-        combos = combinations_array(len(remaining), job.draw)
-        trials = combos.shape[0]
-        steps = np.linspace(0, trials, min(_CHUNKS, trials) + 1).astype(np.int64)
-        for start, stop in itertools.pairwise(steps):
-            job.enumerate(combos, int(start), int(stop))
-            if progress is not None:
-                progress(int(stop), trials)
+        trials = math.comb(len(remaining), job.draw)
+        job.wins, job.ties = exact_counts(game, job.hole, job.known, remaining)
+        if progress is not None:
+            progress(trials, trials)
     else:
         assert count is not None
         trials = count
@@ -284,6 +287,44 @@ def equity(
         exact,
         trials,
     )
+
+
+def exact_counts(
+    game: EquityGame,
+    hole: npt.NDArray[np.uint8],
+    board: npt.NDArray[np.uint8],
+    remaining: npt.NDArray[np.uint8],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Exact ``(wins[p], ties[p, k])`` over every completion of ``board`` from ``remaining``.
+
+    Counted by rank pattern and suit pattern (see :mod:`croupier.equity.exact_kernels`),
+    never board by board: AsKs against QdQh, 1,712,304 boards, is about 7,000 rank patterns
+    plus the flush corrections. Nothing is checked here: :func:`equity` checks its input.
+
+    >>> hole = np.array([[51, 47], [41, 42]], np.uint8)        # As Ks against Qd Qh
+    >>> rest = np.array([c for c in range(52) if c not in (51, 47, 41, 42)], np.uint8)
+    >>> wins, ties = exact_counts(EquityGame.HOLDEM, hole, np.array([], np.uint8), rest)
+    >>> wins.tolist(), int(ties[0, 2])
+    ([787966, 917606], 6732)
+    """
+    t = tables_for(STANDARD)
+    n = hole.shape[0]
+    wins = np.zeros(n, np.int64)
+    ties = np.zeros((n, n + 1), np.int64)
+    w7 = np.array(RANK_WEIGHTS_7, np.int64)
+    w5 = np.array(RANK_WEIGHTS_5, np.int64)
+    if game is EquityGame.HOLDEM:
+        offsets, values = t.compact(7)
+        exact_kernels.holdem_exact(
+            hole, board, remaining, w7, w5, offsets, values, HASH_SHIFT, t.flush, wins, ties
+        )
+    else:
+        o = omaha_tables_for(STANDARD)
+        exact_kernels.omaha_exact(
+            hole, board, remaining, w7, w5, o.board_index, o.hole_index, o.nonflush, o.holes,
+            t.flush, wins, ties,
+        )  # fmt: skip
+    return wins, ties
 
 
 def _summaries(

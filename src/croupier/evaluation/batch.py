@@ -11,6 +11,8 @@ array([7090], dtype=uint16)
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -18,7 +20,7 @@ from croupier.errors import DuplicateCardError, HandSizeError
 from croupier.evaluation import kernels
 from croupier.evaluation.omaha_table import omaha_tables_for
 from croupier.evaluation.rankings import STANDARD, HandRanking
-from croupier.evaluation.tables import tables_for
+from croupier.evaluation.tables import HASH_SHIFT, tables_for
 
 __all__ = ["evaluate_batch", "evaluate_omaha_batch", "evaluate_split_batch"]
 
@@ -34,12 +36,20 @@ def _as_cards(
             f"{name} must be a 2-D array with {widths.start} to {widths.stop - 1} cards a row, "
             f"got shape {cards.shape}"
         )
-    if check:
-        if cards.size and (cards.min() < 0 or cards.max() > 51):
-            raise HandSizeError(f"{name} holds a card index outside 0..51")
-        if cards.size and (cards >> 2).min() < int(ranking.lowest_rank):
-            raise HandSizeError(f"{name} holds a card outside the {ranking.name} deck")
+    if cards.dtype.kind == "b":
+        raise HandSizeError(f"{name} must hold card indices (0..51), not booleans")
+    if check and cards.dtype != np.uint8:  # a uint8 row is checked by the compiled pass
+        _check_range(cards, name, ranking)
     return np.ascontiguousarray(cards, dtype=np.uint8)
+
+
+def _check_range(cards: npt.NDArray[Any], name: str, ranking: HandRanking) -> None:
+    if cards.dtype.kind not in "iu" and cards.size and not np.array_equal(cards, np.round(cards)):
+        raise HandSizeError(f"{name} holds a value that is not a card index (0..51)")
+    if cards.size and (cards.min() < 0 or cards.max() > 51):
+        raise HandSizeError(f"{name} holds a card index outside 0..51")
+    if cards.size and (cards.astype(np.int64) >> 2).min() < int(ranking.lowest_rank):
+        raise HandSizeError(f"{name} holds a card outside the {ranking.name} deck")
 
 
 def _check_unique(rows: npt.NDArray[np.uint8]) -> None:
@@ -47,6 +57,13 @@ def _check_unique(rows: npt.NDArray[np.uint8]) -> None:
     bad = np.nonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))[0]
     if bad.size:
         raise DuplicateCardError(f"row {int(bad[0])} repeats a card")
+
+
+def _explain(cards: npt.NDArray[Any], name: str, ranking: HandRanking) -> None:
+    """Raise the error a row the compiled check refused deserves (a slow pass, on failure only)."""
+    _check_range(cards, name, ranking)
+    _check_unique(np.asarray(cards, dtype=np.uint8))
+    raise AssertionError("the compiled check refused rows that look valid")  # pragma: no cover
 
 
 def evaluate_batch(
@@ -58,21 +75,51 @@ def evaluate_batch(
 ) -> npt.NDArray[np.uint16]:
     """Rank the best five of each row of 5 to 7 card indices.
 
-    ``parallel`` uses every core (default: for large batches); ``check=False`` skips
-    input validation when the caller guarantees it.
+    ``parallel`` uses every core (default: for large batches). Every row is checked (no
+    repeated card, every card in the ranking's deck) in the same compiled pass that ranks
+    it; ``check=False`` skips the check when the caller guarantees the input (a row that
+    breaks it then gets a meaningless rank, never a crash).
 
     >>> evaluate_batch([[0, 4, 8, 12, 17]]).tolist()
     [5855]
+    >>> evaluate_batch([[0, 4, 8, 12, 12]])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.DuplicateCardError: row 0 repeats a card
     """
     t = tables_for(ranking)
-    rows = _as_cards(cards, "cards", range(5, 8), ranking, check)
-    if check:
-        _check_unique(rows)
+    given = np.asarray(cards)
+    if given.ndim != 2 or given.shape[1] not in range(5, 8):
+        raise HandSizeError(
+            f"cards must be a 2-D array with 5 to 7 cards a row, got shape {given.shape}"
+        )
+    if given.dtype.kind not in "iu":  # floats, booleans, objects: checked, then made uint8
+        given = _as_cards(given, "cards", range(5, 8), ranking, check)
+    # integer rows are read in their own type, without a copy: the kernel maps any value
+    # outside 0..255 to an invalid card, so even an unchecked call never reads out of bounds
+    rows = np.ascontiguousarray(given)
     out = np.empty(rows.shape[0], np.uint16)
+    offsets, values = t.compact(rows.shape[1])
     use_threads = rows.shape[0] >= _PARALLEL_FROM if parallel is None else parallel
-    kernel = kernels.eval_any_rows_parallel if use_threads else kernels.eval_any_rows
-    kernel(rows, t.card_key7, t.card_key5, t.card_suit_mask, t.nonflush7, t.nonflush5, t.flush, out)
+    if check:
+        kernel = kernels.eval_hashed_rows_parallel if use_threads else kernels.eval_hashed_rows
+        args = (t.card_key256, t.card_mask256, t.card_key_mask256, offsets, values, t.flush)
+        if kernel(rows, *args, HASH_SHIFT, out):
+            _explain(given, "cards", ranking)
+    else:
+        fast = (
+            kernels.eval_hashed_rows_unchecked_parallel
+            if use_threads
+            else kernels.eval_hashed_rows_unchecked
+        )
+        fast(rows, t.card_key256, offsets, values, t.flush, HASH_SHIFT, out)
     return out
+
+
+def _check_rows(rows: npt.NDArray[np.uint8], name: str, ranking: HandRanking) -> None:
+    """The compiled check of the split and Omaha batches (one pass; the slow one on failure)."""
+    if not kernels.rows_valid(rows, tables_for(ranking).card_mask256):
+        _explain(rows, name, ranking)
 
 
 def evaluate_split_batch(
@@ -100,7 +147,7 @@ def evaluate_split_batch(
     if mine.shape[0] != shared.shape[0]:
         raise HandSizeError(f"own has {mine.shape[0]} rows but board has {shared.shape[0]}")
     if check:
-        _check_unique(np.concatenate([mine, shared], axis=1))
+        _check_rows(np.concatenate([mine, shared], axis=1), "own and board", ranking)
     own_combos = kernels.combinations_array(mine.shape[1], own_used)
     board_combos = kernels.combinations_array(shared.shape[1], 5 - own_used)
     out = np.empty(mine.shape[0], np.uint16)
@@ -140,7 +187,7 @@ def evaluate_omaha_batch(
             f"hole has {hole_rows.shape[0]} rows but board has {board_rows.shape[0]}"
         )
     if check:
-        _check_unique(np.concatenate([hole_rows, board_rows], axis=1))
+        _check_rows(np.concatenate([hole_rows, board_rows], axis=1), "hole and board", STANDARD)
     o = omaha_tables_for(STANDARD)
     out = np.empty(hole_rows.shape[0], np.uint16)
     use_threads = hole_rows.shape[0] >= _PARALLEL_FROM // 10 if parallel is None else parallel

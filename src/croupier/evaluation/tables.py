@@ -41,6 +41,8 @@ import numpy.typing as npt
 from croupier.evaluation.rankings import STANDARD, STRIPPED, Category, HandRanking  # noqa: F401  (doctests)
 
 __all__ = [
+    "HASH_SHIFT",
+    "INVALID_CARD_MASK",
     "RANK_WEIGHTS_5",
     "RANK_WEIGHTS_7",
     "RankTables",
@@ -62,7 +64,16 @@ RANK_WEIGHTS_5: Final = (
     0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415,
 )  # fmt: skip
 
-_FORMAT_VERSION: Final = 4
+_FORMAT_VERSION: Final = 5
+
+HASH_SHIFT: Final = 9
+"""Row width (``2**HASH_SHIFT`` keys) of the compact tables' displacement hash (see
+:class:`RankTables`); 9 gives the smallest seven-card table, 235 KB with its offsets."""
+
+INVALID_CARD_MASK: Final = 1 << 15
+"""The suit-mask entry of a table slot that is not a card of the deck: bit 15 of the clubs
+field, which no rank uses. A hand's summed masks show it, and a repeated card shows as a
+carry (fewer set bits than cards)."""
 
 U16 = npt.NDArray[np.uint16]
 I64 = npt.NDArray[np.int64]
@@ -198,6 +209,45 @@ class RankTables:
     """Per card index: rank weight (5-card weights) << 16 | 1 << 4 * suit."""
     card_suit_mask: I64
     """Per card index: 1 << (16 * suit + rank), to recover a suit's rank mask by addition."""
+    compact7_offsets: npt.NDArray[np.int32]
+    """Displacement of each row of seven-card keys (``RANK_WEIGHTS_7`` sums): the rank of a
+    non-flush seven-card multiset with sum ``k`` is ``compact7_values[k +
+    compact7_offsets[k >> HASH_SHIFT]]``. Built once by first-fit-decreasing placement; about
+    235 KB with the values (against 16 MB for ``nonflush7``), so it stays in a core's L2."""
+    compact7_values: U16
+    """Dense ranks of the seven-card multisets, packed (see ``compact7_offsets``)."""
+    compact6_offsets: npt.NDArray[np.int32]
+    """As ``compact7_offsets``, for six-card multisets (``RANK_WEIGHTS_7`` sums)."""
+    compact6_values: U16
+    """Dense ranks of the six-card multisets, packed."""
+    compact5_offsets: npt.NDArray[np.int32]
+    """As ``compact7_offsets``, for five-card multisets (``RANK_WEIGHTS_7`` sums)."""
+    compact5_values: U16
+    """Dense ranks of the five-card multisets, packed."""
+    card_key256: I64
+    """``card_key7`` over every byte value: 0 past the deck's cards (a table never read out
+    of bounds, whatever a row holds)."""
+    card_mask256: npt.NDArray[np.uint64]
+    """``card_suit_mask`` over every byte value, :data:`INVALID_CARD_MASK` for a byte that
+    is not a card of this ranking's deck."""
+    card_key_mask256: npt.NDArray[np.uint64]
+    """``card_key256`` and ``card_mask256`` side by side, shape (256, 2): one 16-byte read
+    gives both (the checked seven-card kernel)."""
+
+    def compact(self, width: int) -> tuple[npt.NDArray[np.int32], U16]:
+        """The (offsets, values) compact table of hands of ``width`` (5, 6 or 7) cards.
+
+        >>> offsets, values = tables_for(STANDARD).compact(7)
+        >>> offsets.nbytes + values.nbytes < 256 * 1024
+        True
+        """
+        if width == 7:
+            return self.compact7_offsets, self.compact7_values
+        if width == 6:
+            return self.compact6_offsets, self.compact6_values
+        if width == 5:
+            return self.compact5_offsets, self.compact5_values
+        raise ValueError(f"hands have 5 to 7 cards, not {width}")
 
     @property
     def value_count(self) -> int:
@@ -255,6 +305,15 @@ def _build(ranking: HandRanking) -> dict[str, npt.NDArray[np.generic]]:
     flush = np.zeros(1 << 13, np.uint16)
     for mask, v in flush_values.items():
         flush[mask] = dense[v]
+    compact: dict[str, npt.NDArray[np.generic]] = {}
+    for width in (5, 6, 7):
+        sized = {weight_sum(m, RANK_WEIGHTS_7): dense[v]
+                 for m, v in nonflush_values.items() if sum(m) == width}  # fmt: skip
+        if len(sized) != sum(1 for m in nonflush_values if sum(m) == width):
+            raise AssertionError(f"{width}-card rank sums collide: the tables would be wrong")
+        offsets, values = _compact_table(sized)
+        compact[f"compact{width}_offsets"] = offsets
+        compact[f"compact{width}_values"] = values
     packed = np.zeros(len(ordered) + 1, np.int32)
     packed[1:] = ordered
     categories = np.zeros(len(ordered) + 1, np.uint8)
@@ -266,7 +325,27 @@ def _build(ranking: HandRanking) -> dict[str, npt.NDArray[np.generic]]:
         "flush": flush,
         "packed": packed,
         "categories": categories,
+        **compact,
     }
+
+
+def _compact_table(values_by_key: Mapping[int, int]) -> tuple[npt.NDArray[np.int32], U16]:
+    """A displacement perfect hash of ``key -> value`` (see ``RankTables.compact7_offsets``)."""
+    from croupier.evaluation.kernels import place_rows  # numba: only when tables are built
+
+    keys = np.array(sorted(values_by_key), np.int64)
+    capacity = 2 * len(keys) + (1 << HASH_SHIFT)
+    while True:
+        offsets, size = place_rows(keys, HASH_SHIFT, capacity)
+        if size > 0:
+            break
+        capacity *= 2
+    values = np.zeros(int(size), np.uint16)
+    slots = keys + offsets[keys >> HASH_SHIFT]
+    if len(np.unique(slots)) != len(keys):
+        raise AssertionError("the compact table's hash is not perfect")
+    values[slots] = [values_by_key[int(k)] for k in keys]
+    return offsets.astype(np.int32), values
 
 
 def cache_dir() -> Path:
@@ -379,6 +458,8 @@ def _expected(ranking: HandRanking) -> dict[str, tuple[type[np.generic], tuple[i
         "flush": (np.uint16, (1 << 13,)),
         "packed": (np.int32, (-1,)),
         "categories": (np.uint8, (-1,)),
+        **{f"compact{w}_offsets": (np.int32, (-1,)) for w in (5, 6, 7)},
+        **{f"compact{w}_values": (np.uint16, (-1,)) for w in (5, 6, 7)},
     }
 
 
@@ -395,6 +476,19 @@ def tables_for(ranking: HandRanking) -> RankTables:
     """
     arrays = _load_or_build(ranking)
     suit_mask = np.array([1 << (16 * (i & 3) + (i >> 2)) for i in range(52)], np.int64)
+    key7 = _card_keys(RANK_WEIGHTS_7)
+    in_deck = np.arange(52) >> 2 >= int(ranking.lowest_rank)
+    key256 = np.zeros(256, np.int64)
+    key256[:52] = np.where(in_deck, key7, 0)
+    mask256 = np.full(256, INVALID_CARD_MASK, np.uint64)
+    mask256[:52] = np.where(in_deck, suit_mask, INVALID_CARD_MASK).astype(np.uint64)
+
+    def offsets(width: int) -> npt.NDArray[np.int32]:
+        return arrays[f"compact{width}_offsets"].astype(np.int32, copy=False)
+
+    def values(width: int) -> U16:
+        return arrays[f"compact{width}_values"].astype(np.uint16, copy=False)
+
     return RankTables(
         ranking=ranking,
         nonflush7=arrays["nonflush7"].astype(np.uint16, copy=False),
@@ -402,7 +496,16 @@ def tables_for(ranking: HandRanking) -> RankTables:
         flush=arrays["flush"].astype(np.uint16, copy=False),
         packed=arrays["packed"].astype(np.int32, copy=False),
         categories=arrays["categories"].astype(np.uint8, copy=False),
-        card_key7=_card_keys(RANK_WEIGHTS_7),
+        card_key7=key7,
         card_key5=_card_keys(RANK_WEIGHTS_5),
         card_suit_mask=suit_mask,
+        card_key256=key256,
+        card_mask256=mask256,
+        card_key_mask256=np.ascontiguousarray(np.stack([key256.astype(np.uint64), mask256], 1)),
+        compact7_offsets=offsets(7),
+        compact7_values=values(7),
+        compact6_offsets=offsets(6),
+        compact6_values=values(6),
+        compact5_offsets=offsets(5),
+        compact5_values=values(5),
     )
