@@ -38,10 +38,7 @@ test: $(STAMP)
 ## bench: every benchmark against its peers, in one run
 bench: $(BSTAMP)
 	$(BIN)/python -m benchmarks
-	$(BIN)/python -m benchmarks.bench_poker_sim
-	$(BIN)/python -m benchmarks.bench_blackjack
-	$(BIN)/python -m benchmarks.bench_copy_poker
-	$(BIN)/python -m benchmarks.bench_copy_blackjack
+	$(BIN)/python -m benchmarks --only blackjack
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

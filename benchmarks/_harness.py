@@ -1,14 +1,15 @@
-"""Shared machinery: configuration, timing, random hands, result records and tables.
+"""Shared records and helpers: configuration, measurements, comparisons, targets, checks.
 
-Every timed figure is the median of ``Config.repeats`` (3) repeats, each preceded by
-an untimed warm-up; the garbage collector is paused while a repeat runs (as
-:mod:`timeit` does). A first call (JIT cache load, table load, peer compile) is
-timed separately and reported as one-time start-up, never mixed into a rate.
+How a figure is taken lives in :mod:`benchmarks._timing` (alternating pairs), how it is
+printed in :mod:`benchmarks._report`, the machine in :mod:`benchmarks._machine`. A
+figure is always a :class:`Comparison` of two :class:`Measured` sides timed in turn in
+the same run (A B A B ...), so each pair gives one ratio; the tables report the median
+and the range of those ratios and of each side's rate.
 """
 
 from __future__ import annotations
 
-import gc
+import dataclasses
 import itertools
 import json
 import math
@@ -19,7 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -30,20 +31,17 @@ __all__ = [
     "CARD_NAMES",
     "BenchResult",
     "Check",
+    "Comparison",
     "Config",
-    "Row",
+    "Measured",
+    "Side",
     "StartupRow",
     "Target",
-    "cores",
     "first_call",
     "fresh_process",
-    "kernel_row",
-    "loop_row",
-    "numba_threads",
     "order_mismatches",
-    "print_result",
     "random_hands",
-    "time_repeats",
+    "spread",
     "timed_import",
 ]
 
@@ -55,10 +53,9 @@ U8 = npt.NDArray[np.uint8]
 
 @dataclass(frozen=True)
 class Config:
-    """How big a run is: the full run, or ``--quick`` (about a fifth of the work)."""
+    """How big a run is: the full run, or ``--quick`` (smaller samples, fewer pairs)."""
 
     quick: bool = False
-    repeats: int = 3
     seed: int = 20240917
 
     def size(self, full: int, quick: int) -> int:
@@ -66,64 +63,142 @@ class Config:
         return quick if self.quick else full
 
     @property
-    def min_repeat_seconds(self) -> float:
-        """Fast kernels evaluate their array several times a repeat, to at least this long."""
-        return 0.1 if self.quick else 0.5
+    def pairs(self) -> int:
+        """Alternating pairs a figure is measured with (A B A B ...)."""
+        return 5 if self.quick else 7
+
+    @property
+    def min_seconds(self) -> float:
+        """Shortest allowed timing: each side repeats its call until one timing lasts this long."""
+        return 0.1 if self.quick else 0.2
+
+
+def spread(values: Sequence[float]) -> tuple[float, float, float]:
+    """(median, min, max) of the values (NaN when there are none)."""
+    if not values:
+        return math.nan, math.nan, math.nan
+    return statistics.median(values), min(values), max(values)
 
 
 @dataclass
-class Row:
-    """One implementation's timed measurement within a benchmark."""
+class Side:
+    """One thing to time: a call, what it does, and how much work one call is."""
 
     key: str
-    """Short name used in the ratio table (e.g. ``phevaluator C loop``)."""
+    """Short name used in the tables (e.g. ``phevaluator C loop 1T``)."""
     label: str
     """What exactly is called, and how."""
-    croupier: bool
-    """True for croupier's own rows; False for a peer."""
-    threads: int | None
-    """Threads the evaluation runs on (None: a Python loop, one thread)."""
-    items: int
-    """Hands (or boards) processed in one repeat."""
-    times: list[float]
-    """Seconds of each repeat."""
+    fn: Callable[[], object]
+    """One call: the unit that is repeated until a timing is long enough."""
+    items: int = 1
+    """Hands (boards, rounds ...) one call processes."""
     unit: str = "hands"
-    full_items: int | None = None
-    """When only a sample of a fixed job was timed: the job's full size (for extrapolating)."""
-    note: str = ""
+    croupier: bool = True
+    threads: int | None = 1
+    """Threads the work runs on (None: a Python loop, one call an item, one thread)."""
+    job: int | None = None
+    """Items in the full job, when the figure is a fixed job's time (equity): the table
+    then shows seconds per job. When ``items < job`` a sample was timed (extrapolated)."""
+    min_seconds: float | None = None
+    """Override :attr:`Config.min_seconds` for this side (e.g. PokerKit: 3 s)."""
+
+
+@dataclass
+class Measured:
+    """A side's timings from one run of alternating pairs (or rounds)."""
+
+    key: str
+    label: str
+    croupier: bool
+    threads: int | None
+    unit: str
+    items: int
+    """Items a call."""
+    passes: list[int]
+    """Calls in each timing."""
+    seconds: list[float]
+    """Wall seconds of each timing (``passes`` calls)."""
+    job: int | None = None
+
+    @classmethod
+    def of(cls, side: Side, passes: list[int], seconds: list[float]) -> Measured:
+        """The measurement of ``side``."""
+        return cls(
+            side.key,
+            side.label,
+            side.croupier,
+            side.threads,
+            side.unit,
+            side.items,
+            passes,
+            seconds,
+            side.job,
+        )
 
     @property
-    def median(self) -> float:
-        """Median seconds per repeat."""
-        return statistics.median(self.times)
+    def rates(self) -> list[float]:
+        """Items a second in each timing."""
+        return [self.items * p / s for p, s in zip(self.passes, self.seconds, strict=True)]
+
+    @property
+    def per_call(self) -> list[float]:
+        """Seconds a call in each timing."""
+        return [s / p for p, s in zip(self.passes, self.seconds, strict=True)]
+
+    @property
+    def job_seconds(self) -> list[float]:
+        """Seconds of the full job in each timing (extrapolated from a sample if one was timed)."""
+        size = self.job or self.items
+        return [size / r for r in self.rates]
 
     @property
     def rate(self) -> float:
-        """Items per second (median repeat)."""
-        return self.items / self.median
-
-    @property
-    def job_seconds(self) -> float:
-        """Seconds for the full job, extrapolated from the sample when one was timed."""
-        if self.full_items is None:
-            return self.median
-        return self.median * self.full_items / self.items
+        """Median items a second."""
+        return spread(self.rates)[0]
 
     @property
     def extrapolated(self) -> bool:
-        """True when the job time comes from a sample."""
-        return self.full_items is not None and self.full_items != self.items
+        """True when a sample of the job was timed."""
+        return self.job is not None and self.items != self.job
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary, derived figures included."""
-        out = asdict(self)
-        out.update(
-            median_s=self.median,
-            rate_per_s=self.rate,
-            job_s=self.job_seconds,
-            extrapolated=self.extrapolated,
-        )
+        out = dataclasses.asdict(self)
+        out.update(rates=self.rates, rate_median=self.rate, job_seconds=self.job_seconds)
         return out
+
+
+@dataclass
+class Comparison:
+    """Two sides timed in turn in one run; ratio i is A's rate over B's rate in pair i."""
+
+    a: Measured
+    b: Measured
+    note: str = ""
+    """Shown under the table (e.g. ``not like for like: ...``)."""
+
+    @property
+    def ratios(self) -> list[float]:
+        """How many times faster A was than B, pair by pair (>1: A ahead)."""
+        return [x / y for x, y in zip(self.a.rates, self.b.rates, strict=True)]
+
+    @property
+    def ratio(self) -> float:
+        """Median of :attr:`ratios`."""
+        return spread(self.ratios)[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary."""
+        med, low, high = spread(self.ratios)
+        return {
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+            "ratios": self.ratios,
+            "ratio_median": med,
+            "ratio_min": low,
+            "ratio_max": high,
+            "note": self.note,
+        }
 
 
 @dataclass
@@ -137,7 +212,7 @@ class StartupRow:
 
 @dataclass
 class Target:
-    """A goal from the issue, and whether this run met it."""
+    """A goal from the issue, and whether this run met it (on the median of the pairs)."""
 
     name: str
     measured: float
@@ -145,6 +220,23 @@ class Target:
     threshold: float
     unit: str
     detail: str = ""
+    low: float | None = None
+    """Smallest value over the pairs, when the figure has a range."""
+    high: float | None = None
+
+    @classmethod
+    def over(
+        cls,
+        name: str,
+        values: Sequence[float],
+        op: Literal[">=", "<=", "<"],
+        threshold: float,
+        unit: str,
+        detail: str = "",
+    ) -> Target:
+        """A target judged on the median of ``values``, with their range shown."""
+        med, low, high = spread(values)
+        return cls(name, med, op, threshold, unit, detail, low, high)
 
     @property
     def passed(self) -> bool:
@@ -159,7 +251,7 @@ class Target:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary."""
-        out = asdict(self)
+        out = dataclasses.asdict(self)
         out["passed"] = self.passed
         return out
 
@@ -179,60 +271,44 @@ class BenchResult:
 
     name: str
     title: str
-    rows: list[Row] = field(default_factory=list)
+    comparisons: list[Comparison] = field(default_factory=list)
+    solos: list[Measured] = field(default_factory=list)
+    """Figures with no peer (repeats of one side)."""
     startup: list[StartupRow] = field(default_factory=list)
     targets: list[Target] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
+    info: list[str] = field(default_factory=list)
+    """Extra lines printed as they are (table memory ...)."""
     notes: list[str] = field(default_factory=list)
-    ratio_by_time: bool = False
-    """Ratios from full-job times (equity) rather than from rates."""
+    skipped: list[str] = field(default_factory=list)
+    """Parts that could not run, each with its reason."""
+    load_before: tuple[float, float, float] | None = None
+    load_after: tuple[float, float, float] | None = None
+    pairs: int = 0
+    min_seconds: float = 0.0
 
-    def row(self, key: str) -> Row | None:
-        """The row with this key, if it was measured."""
-        return next((r for r in self.rows if r.key == key), None)
+    def comparison(self, a: str, b: str) -> Comparison | None:
+        """The comparison of side ``a`` with side ``b``, if it was measured."""
+        return next((c for c in self.comparisons if c.a.key == a and c.b.key == b), None)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary."""
         return {
             "name": self.name,
             "title": self.title,
-            "rows": [r.to_dict() for r in self.rows],
-            "startup": [asdict(s) for s in self.startup],
+            "pairs": self.pairs,
+            "min_seconds": self.min_seconds,
+            "load_before": self.load_before,
+            "load_after": self.load_after,
+            "comparisons": [c.to_dict() for c in self.comparisons],
+            "solos": [s.to_dict() for s in self.solos],
+            "startup": [dataclasses.asdict(s) for s in self.startup],
             "targets": [t.to_dict() for t in self.targets],
-            "checks": [asdict(c) for c in self.checks],
+            "checks": [dataclasses.asdict(c) for c in self.checks],
+            "info": self.info,
             "notes": self.notes,
-            "ratios": ratios(self),
+            "skipped": self.skipped,
         }
-
-
-def cores() -> int:
-    """Logical cores available to this process."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
-def numba_threads() -> int:
-    """Threads numba's ``prange`` loops run on."""
-    import numba
-
-    return int(numba.get_num_threads())
-
-
-def time_repeats(fn: Callable[[], object], repeats: int, *, warm: bool = True) -> list[float]:
-    """Wall seconds of ``repeats`` calls of ``fn`` (after one untimed warm-up call if ``warm``)."""
-    if warm:
-        fn()
-    times = []
-    for _ in range(repeats):
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        finally:
-            if enabled:
-                gc.enable()
-    return times
 
 
 def first_call(fn: Callable[[], object]) -> float:
@@ -240,12 +316,6 @@ def first_call(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start
-
-
-def passes_for(fn: Callable[[], object], min_seconds: float) -> int:
-    """How many back-to-back calls of ``fn`` last at least ``min_seconds`` (one warm call)."""
-    once = max(first_call(fn), 1e-6)
-    return max(1, math.ceil(min_seconds / once))
 
 
 def random_hands(n: int, width: int, seed: int) -> U8:
@@ -310,7 +380,8 @@ print(json.dumps(out))
 """
 
 
-def _src_root() -> str:
+def src_root() -> str:
+    """The folder holding the ``croupier`` package in use (for a subprocess's PYTHONPATH)."""
     import croupier
 
     return str(Path(croupier.__file__).resolve().parent.parent)
@@ -325,7 +396,7 @@ def fresh_process(steps: Sequence[str], *, cold: bool = False) -> dict[str, floa
     subprocess, interpreter start-up and exit included.
     """
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (_src_root(), env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src_root(), env.get("PYTHONPATH")) if p)
     with tempfile.TemporaryDirectory(prefix="croupier-bench-") as tmp:
         if cold:
             env["CROUPIER_CACHE_DIR"] = str(Path(tmp) / "tables")
@@ -346,113 +417,6 @@ def fresh_process(steps: Sequence[str], *, cold: bool = False) -> dict[str, floa
     return result
 
 
-# ---------------------------------------------------------------- printing
-
-
-def _si(value: float) -> str:
-    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if value >= limit:
-            return f"{value / limit:.3g} {suffix}"
-    return f"{value:.3g} "
-
-
-def _seconds(value: float) -> str:
-    if value >= 1:
-        return f"{value:.2f} s"
-    if value >= 1e-3:
-        return f"{value * 1e3:.1f} ms"
-    return f"{value * 1e6:.0f} us"
-
-
-def _ratio(value: float) -> str:
-    if value >= 100:
-        return f"{value:,.0f}x"
-    if value >= 0.1:
-        return f"{value:.2f}x"
-    return f"{value:.2g}x"
-
-
-def _table(header: Sequence[str], body: Sequence[Sequence[str]], right: set[int]) -> list[str]:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *body, strict=True)]
-
-    def fmt(cells: Sequence[str]) -> str:
-        parts = [
-            c.rjust(w) if i in right else c.ljust(w)
-            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ]
-        return "  " + "  ".join(parts).rstrip()
-
-    rule = "  " + "  ".join("-" * w for w in widths)
-    return [fmt(header), rule, *(fmt(r) for r in body)]
-
-
-def ratios(result: BenchResult) -> dict[str, dict[str, float]]:
-    """croupier row -> peer row -> how many times faster croupier is (>1: croupier ahead)."""
-    ours = [r for r in result.rows if r.croupier]
-    peers = [r for r in result.rows if not r.croupier]
-    out: dict[str, dict[str, float]] = {}
-    for c in ours:
-        out[c.key] = {}
-        for p in peers:
-            if result.ratio_by_time:
-                out[c.key][p.key] = p.job_seconds / c.job_seconds
-            else:
-                out[c.key][p.key] = c.rate / p.rate
-    return out
-
-
-def print_result(result: BenchResult) -> None:
-    """Print a benchmark's table, its ratios, start-up costs, checks and targets."""
-    lines = [f"== {result.name}: {result.title}"]
-    if result.rows:
-        header = ["implementation", "threads", "n / repeat", "median of 3", "rate"]
-        if result.ratio_by_time:
-            header.append("full job")
-        body = []
-        for r in result.rows:
-            cells = [
-                ("* " if r.croupier else "  ") + r.key,
-                "py" if r.threads is None else str(r.threads),
-                f"{r.items:,}",
-                _seconds(r.median),
-                f"{_si(r.rate)}{r.unit}/s",
-            ]
-            if result.ratio_by_time:
-                cells.append(_seconds(r.job_seconds) + (" (est.)" if r.extrapolated else ""))
-            body.append(cells)
-        lines += _table(header, body, {1, 2, 3, 4, 5})
-        lines.append("  (* croupier; 'py' = called once per hand from a Python loop)")
-        for r in result.rows:
-            lines.append(f"    {r.key}: {r.label}" + (f" [{r.note}]" if r.note else ""))
-        table = ratios(result)
-        peers = [r.key for r in result.rows if not r.croupier]
-        if table and peers:
-            what = (
-                "peer time / croupier time" if result.ratio_by_time else "croupier rate / peer rate"
-            )
-            lines.append(f"  ratios ({what}; >1x means croupier is faster):")
-            rhead = ["peer", *table]
-            rbody = [[p, *(_ratio(table[c][p]) for c in table)] for p in peers]
-            lines += _table(rhead, rbody, set(range(1, len(rhead))))
-    if result.startup:
-        lines.append("  one-time start-up (not included in any rate above):")
-        sbody = [[s.label, _seconds(s.seconds), s.note] for s in result.startup]
-        lines += ["  " + x for x in _table(["what", "seconds", "note"], sbody, {1})]
-    for c in result.checks:
-        lines.append(f"  check {'PASS' if c.passed else 'FAIL'}: {c.name}  {c.detail}".rstrip())
-    for t in result.targets:
-        lines.append(f"  target {'PASS' if t.passed else 'FAIL'}: {target_text(t)}")
-    for note in result.notes:
-        lines.append(f"  note: {note}")
-    print("\n".join(lines) + "\n", flush=True)
-
-
-def target_text(t: Target) -> str:
-    """One line describing a target and the measured value."""
-    text = f"{t.name}: measured {t.measured:.3g} {t.unit}, needs {t.op} {t.threshold:g} {t.unit}"
-    return text + (f" ({t.detail})" if t.detail else "")
-
-
 _IMPORT_SECONDS: dict[str, float] = {}
 
 
@@ -466,44 +430,3 @@ def timed_import(module: str) -> tuple[Any, float]:
         importlib.import_module(module)
         _IMPORT_SECONDS[module] = math.nan if already else time.perf_counter() - start
     return importlib.import_module(module), _IMPORT_SECONDS[module]
-
-
-def kernel_row(
-    key: str,
-    label: str,
-    *,
-    croupier: bool,
-    threads: int,
-    fn: Callable[[], object],
-    n: int,
-    cfg: Config,
-    unit: str = "hands",
-) -> Row:
-    """Time a fast whole-array call; one repeat runs it enough times to last a while."""
-    passes = passes_for(fn, cfg.min_repeat_seconds)
-
-    def many() -> None:
-        for _ in range(passes):
-            fn()
-
-    times = time_repeats(many, cfg.repeats, warm=False)  # passes_for made the warm-up call
-    note = f"{passes} passes over the {n:,} {unit} a repeat" if passes > 1 else ""
-    return Row(key, label, croupier, threads, n * passes, times, unit=unit, note=note)
-
-
-def loop_row(
-    key: str,
-    label: str,
-    *,
-    croupier: bool,
-    fn: Callable[[], object],
-    warmup: Callable[[], object],
-    n: int,
-    cfg: Config,
-    unit: str = "hands",
-    note: str = "",
-) -> Row:
-    """Time a Python loop calling an evaluator once per item (one thread)."""
-    warmup()
-    times = time_repeats(fn, cfg.repeats, warm=False)
-    return Row(key, label, croupier, None, n, times, unit=unit, note=note)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 __all__ = ["PhevalC", "pheval_c"]
 
 
@@ -42,6 +44,12 @@ class PhevalC:
     """``(hero[2], villain[2], remaining[m]) -> (wins, ties, losses)`` over every 5-card board."""
     holdem_boards: Any
     """``(hero[2], villain[2], boards[k, 5]) -> (wins, ties, losses)`` over listed boards."""
+    holdem_multi: Any
+    """``(holes[k, 2], remaining[m]) -> (wins[k], ties[k], shares[k])`` over every board:
+    a hand wins a board alone, or ties it (shares the best hand with ``j`` others and
+    gets ``1 / (j + 1)`` of it in ``shares``). Equity is ``(wins + shares) / boards``."""
+    omaha_multi: Any
+    """The same for Omaha hands, ``holes[k, 4]``, one ``evaluate_omaha_cards`` a hand a board."""
 
 
 @cache
@@ -154,6 +162,77 @@ def pheval_c() -> PhevalC:
                 losses += 1
         return wins, ties, losses
 
+    @njit(nogil=True)
+    def _score(vals, wins, ties, shares):  # type: ignore[no-untyped-def]
+        best = vals.min()  # smaller is stronger
+        count = 0
+        for p in range(vals.shape[0]):
+            if vals[p] == best:
+                count += 1
+        for p in range(vals.shape[0]):
+            if vals[p] == best:
+                if count == 1:
+                    wins[p] += 1
+                else:
+                    ties[p] += 1
+                    shares[p] += 1.0 / count
+
+    @njit(nogil=True)
+    def holdem_multi(holes, remaining):  # type: ignore[no-untyped-def]
+        k = holes.shape[0]
+        n = remaining.shape[0]
+        wins = np.zeros(k, np.int64)
+        ties = np.zeros(k, np.int64)
+        shares = np.zeros(k, np.float64)
+        vals = np.empty(k, np.int64)
+        for a in range(n):
+            ca = remaining[a]
+            for b in range(a + 1, n):
+                cb = remaining[b]
+                for c in range(b + 1, n):
+                    cc = remaining[c]
+                    for d in range(c + 1, n):
+                        cd = remaining[d]
+                        for e in range(d + 1, n):
+                            ce = remaining[e]
+                            for p in range(k):
+                                vals[p] = c7(holes[p, 0], holes[p, 1], ca, cb, cc, cd, ce)
+                            _score(vals, wins, ties, shares)
+        return wins, ties, shares
+
+    @njit(nogil=True)
+    def omaha_multi(holes, remaining):  # type: ignore[no-untyped-def]
+        k = holes.shape[0]
+        n = remaining.shape[0]
+        wins = np.zeros(k, np.int64)
+        ties = np.zeros(k, np.int64)
+        shares = np.zeros(k, np.float64)
+        vals = np.empty(k, np.int64)
+        for a in range(n):
+            ca = remaining[a]
+            for b in range(a + 1, n):
+                cb = remaining[b]
+                for c in range(b + 1, n):
+                    cc = remaining[c]
+                    for d in range(c + 1, n):
+                        cd = remaining[d]
+                        for e in range(d + 1, n):
+                            ce = remaining[e]
+                            for p in range(k):
+                                vals[p] = c9(
+                                    ca,
+                                    cb,
+                                    cc,
+                                    cd,
+                                    ce,
+                                    holes[p, 0],
+                                    holes[p, 1],
+                                    holes[p, 2],
+                                    holes[p, 3],
+                                )
+                            _score(vals, wins, ties, shares)
+        return wins, ties, shares
+
     return PhevalC(
         library=str(_pheval.__file__),
         eval7_rows=eval7_rows,
@@ -162,4 +241,6 @@ def pheval_c() -> PhevalC:
         omaha_rows_parallel=omaha_rows_parallel,
         holdem_exact=holdem_exact,
         holdem_boards=holdem_boards,
+        holdem_multi=holdem_multi,
+        omaha_multi=omaha_multi,
     )

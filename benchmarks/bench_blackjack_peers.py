@@ -5,8 +5,10 @@ APIs can express: **hit below a best total of 17, else stand** (no doubles, spli
 surrender or insurance chosen by the player; the dealer follows each library's own rule).
 Each rate counts whole rounds (deal, player's turn, dealer's turn, settlement), timed with
 :func:`time.perf_counter` after an untimed warm-up, the garbage collector paused (as in
-:mod:`benchmarks._harness`). Object construction that a simulation does once (loading the
-game, the table, the environment) is outside the clock. Run with
+:mod:`benchmarks._timing`). Object construction that a simulation does once (loading the
+game, the table, the environment) is outside the clock. :data:`PLAYERS` gives each peer
+as ``setup(rounds) -> play`` (one call of ``play`` plays ``rounds`` rounds), which
+:mod:`benchmarks.bench_blackjack` times in alternating pairs against croupier. Run with
 ``python -m benchmarks.bench_blackjack_peers [--rounds N]``.
 
 How each peer is driven, and the rules it plays:
@@ -57,16 +59,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Final
 
-from benchmarks._harness import time_repeats
+from benchmarks._timing import timed
 
-__all__ = ["PEERS", "main", "measure_peers"]
-
-WARMUP_ROUNDS: Final = 200
-"""Untimed rounds played before the clock starts."""
+__all__ = ["PEERS", "PLAYERS", "main", "measure_peers"]
 
 STAND_ON: Final = 17
 """The policy: hit while the best total is below this, else stand."""
@@ -74,32 +75,36 @@ STAND_ON: Final = 17
 SEED: Final = 20240917
 
 
-def _rate(play: Callable[[int], object], rounds: int) -> float:
-    """Warm up with ``play(WARMUP_ROUNDS)``, then time ``play(rounds)``; rounds a second."""
+Player = Callable[[int], Callable[[], None]]
+"""``setup(rounds)``: build the peer's game once, return a call that plays ``rounds`` rounds."""
+
+
+def _rate(setup: Player, rounds: int) -> float:
+    """Set up, play one untimed call (warm-up), then time one call of ``rounds``; rounds a second."""
     if rounds < 1:
         raise ValueError("rounds must be positive")
-    play(WARMUP_ROUNDS)
-    (seconds,) = time_repeats(lambda: play(rounds), 1, warm=False)
-    return rounds / seconds
+    play = setup(rounds)
+    play()
+    return rounds / timed(play, 1)
 
 
-def py21_rate(rounds: int) -> float:
-    """Rounds a second of ``py21.Game.play_round`` with ``hit_to_seventeen``."""
+def py21_player(rounds: int) -> Callable[[], None]:
+    """``py21.Game.play_round`` with ``hit_to_seventeen``, ``rounds`` rounds a call."""
     import py21
     from py21.strategies import hit_to_seventeen
 
     player = py21.Player(10**15, strategy_func=hit_to_seventeen)  # never runs out
     game = py21.Game([player], seed=SEED)
 
-    def play(n: int) -> None:
-        for _ in range(n):
+    def play() -> None:
+        for _ in range(rounds):
             game.play_round()
 
-    return _rate(play, rounds)
+    return play
 
 
-def openspiel_rate(rounds: int) -> float:
-    """Rounds a second of OpenSpiel's ``blackjack``, chance sampled uniformly."""
+def openspiel_player(rounds: int) -> Callable[[], None]:
+    """OpenSpiel's ``blackjack``, chance sampled uniformly, ``rounds`` rounds a call."""
     import pyspiel
 
     game = pyspiel.load_game("blackjack")
@@ -113,8 +118,8 @@ def openspiel_rate(rounds: int) -> float:
     if [a for a, _ in outcomes] != first.legal_actions() or len({p for _, p in outcomes}) != 1:
         raise RuntimeError("chance outcomes are not a uniform draw over legal_actions()")
 
-    def play(n: int) -> None:
-        for _ in range(n):
+    def play() -> None:
+        for _ in range(rounds):
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
@@ -125,7 +130,7 @@ def openspiel_rate(rounds: int) -> float:
                     state.apply_action(stand)
             state.returns()
 
-    return _rate(play, rounds)
+    return play
 
 
 class _HitBelow17:
@@ -147,8 +152,9 @@ class _SilentIO:
         """Discard one message."""
 
 
-def cardsharp_rate(rounds: int) -> float:
-    """Rounds a second of cardsharp's async ``BlackjackGame.play_round``."""
+def cardsharp_player(rounds: int) -> Callable[[], None]:
+    """cardsharp's async ``BlackjackGame.play_round``, ``rounds`` rounds a call (one event loop,
+    kept open for the life of the process)."""
     from cardsharp.blackjack.action import Action
     from cardsharp.blackjack.actor import Player
     from cardsharp.blackjack.blackjack import BlackjackGame
@@ -175,32 +181,38 @@ def cardsharp_rate(rounds: int) -> float:
             await game.play_round()
             game.reset()
 
-    with asyncio.Runner() as runner:
-        game = runner.run(setup())
-        return _rate(lambda n: runner.run(rounds_of(game, n)), rounds)
+    runner = asyncio.Runner()
+    atexit.register(runner.close)
+    game = runner.run(setup())
+    return lambda: runner.run(rounds_of(game, rounds))
 
 
-def rlcard_rate(rounds: int) -> float:
-    """Rounds a second of rlcard's ``blackjack`` env through ``reset``/``step``."""
+def rlcard_player(rounds: int) -> Callable[[], None]:
+    """rlcard's ``blackjack`` env through ``reset``/``step``, ``rounds`` rounds a call."""
     import rlcard
 
     env = rlcard.make("blackjack", config={"seed": SEED})
 
-    def play(n: int) -> None:
-        for _ in range(n):
+    def play() -> None:
+        for _ in range(rounds):
             state, _ = env.reset()
             while not env.is_over():
                 state, _ = env.step(0 if state["obs"][0] < STAND_ON else 1)  # 0 hit, 1 stand
             env.get_payoffs()
 
-    return _rate(play, rounds)
+    return play
 
+
+PLAYERS: dict[str, Player] = {
+    "py21": py21_player,
+    "openspiel": openspiel_player,
+    "cardsharp": cardsharp_player,
+    "rlcard": rlcard_player,
+}
+"""Peer name -> ``setup(rounds) -> play``."""
 
 PEERS: dict[str, Callable[[int], float]] = {
-    "py21": py21_rate,
-    "openspiel": openspiel_rate,
-    "cardsharp": cardsharp_rate,
-    "rlcard": rlcard_rate,
+    name: partial(_rate, setup) for name, setup in PLAYERS.items()
 }
 """Peer name -> ``rounds_per_second(rounds)``."""
 

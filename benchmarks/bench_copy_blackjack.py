@@ -1,40 +1,32 @@
 """``BlackjackRound.copy()`` beside ``copy.deepcopy`` and ``BlackjackRound.replay`` in one run.
 
-Run: ``python -m benchmarks.bench_copy_blackjack``. The round is a six-deck NZ round in
-play: three boxes, one of them split, the next hand to act. Each figure is the median of
-seven repeats (each a loop long enough to time, the garbage collector paused), in
-microseconds per call; the CPU model is printed first.
+The round is a six-deck NZ round in play: three boxes, one of them split, the next hand to
+act. The three are timed in alternating rounds (copy, deepcopy, replay, copy, ...); the
+figures are the median and range over the rounds, per call. The copy and the replay are
+checked equal to the original first. Run alone with
+``python -m benchmarks.bench_copy_blackjack``.
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
-import gc
-import platform
-import statistics
-import time
-from collections.abc import Callable
-from pathlib import Path
 
-from croupier.blackjack import NZ, BlackjackRound
-from croupier.cards import Shoe, full_deck, parse_cards
+from benchmarks._harness import BenchResult, Check, Comparison, Config, Side
+from benchmarks._timing import rounds
 
-REPEATS = 7
+__all__ = ["main", "round_in_play", "run"]
+
+NAME = "copy_blackjack"
+TITLE = "BlackjackRound.copy() against copy.deepcopy and replay, three boxes and a split"
 
 
-def cpu_model() -> str:
-    """The CPU model (from ``/proc/cpuinfo`` where there is one)."""
-    info = Path("/proc/cpuinfo")
-    if info.exists():
-        for line in info.read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return platform.processor() or platform.machine()
-
-
-def round_in_play() -> BlackjackRound:
+def round_in_play() -> object:
     """Three boxes, box 1 split (8 8 against a 6), its first hand to act. The shoe is
     seeded: deepcopy cannot copy the default CSPRNG (copy() shares it)."""
+    from croupier.blackjack import NZ, BlackjackRound
+    from croupier.cards import Shoe, full_deck, parse_cards
+
     cards = parse_cards("8c 9d Th 6s 8d 7c Ks 3h 4d", unique=False)
     order = list(cards) + list(full_deck()) * 5 + list(full_deck())[:43]  # six decks' worth
     rnd = BlackjackRound(
@@ -49,49 +41,59 @@ def round_in_play() -> BlackjackRound:
     return rnd
 
 
-def per_call(work: Callable[[], object]) -> float:
-    """Median microseconds per call over :data:`REPEATS` timed loops."""
-    loops = 1
-    while True:  # size the loop to about 0.1 s
-        start = time.perf_counter()
-        for _ in range(loops):
-            work()
-        if time.perf_counter() - start > 0.1:
-            break
-        loops *= 2
-    samples = []
-    gc.disable()
-    try:
-        for _ in range(REPEATS):
-            start = time.perf_counter()
-            for _ in range(loops):
-                work()
-            samples.append((time.perf_counter() - start) / loops * 1e6)
-    finally:
-        gc.enable()
-    return statistics.median(samples)
+def run(cfg: Config) -> BenchResult:
+    """Time copy(), deepcopy and replay in alternating rounds; check them first."""
+    from croupier.blackjack import NZ, BlackjackRound
 
-
-def main() -> None:
-    """Print the timings."""
+    res = BenchResult(NAME, TITLE)
     rnd = round_in_play()
-    twin = rnd.copy()
-    assert twin.snapshot() == rnd.snapshot()
-    assert BlackjackRound.replay(NZ, rnd.events).snapshot() == rnd.snapshot()
-    print(f"CPU: {cpu_model()}; Python {platform.python_version()}")
-    print(f"round: 3 boxes, a split, {len(rnd.events)} events, {len(rnd.shoe)} cards in the shoe")
-    rows = [
-        ("BlackjackRound.copy()", per_call(rnd.copy)),
-        ("copy.deepcopy(round)", per_call(lambda: copy.deepcopy(rnd))),
-        (
-            "BlackjackRound.replay(rules, events)",
-            per_call(lambda: BlackjackRound.replay(NZ, rnd.events)),
+    assert isinstance(rnd, BlackjackRound)
+    res.checks.append(
+        Check(
+            "BlackjackRound.copy() and replay(rules, events) equal the original (snapshot)",
+            rnd.copy().snapshot() == rnd.snapshot()
+            and BlackjackRound.replay(NZ, rnd.events).snapshot() == rnd.snapshot(),
+            f"{len(rnd.events)} events, {len(rnd.shoe)} cards in the shoe",
+        )
+    )
+    sides = [
+        Side("BlackjackRound.copy()", "rnd.copy()", rnd.copy, 1, "copies", job=1),
+        Side(
+            "copy.deepcopy",
+            "copy.deepcopy(rnd)",
+            lambda: copy.deepcopy(rnd),
+            1,
+            "copies",
+            croupier=False,
+            job=1,
+        ),
+        Side(
+            "BlackjackRound.replay",
+            "BlackjackRound.replay(NZ, rnd.events): rebuild from the event log",
+            lambda: BlackjackRound.replay(NZ, rnd.events),
+            1,
+            "copies",
+            job=1,
         ),
     ]
-    for name, micros in rows:
-        print(f"  {name:<38} {micros:10.1f} µs  (median of {REPEATS})")
-    print(f"  deepcopy / copy: {rows[1][1] / rows[0][1]:.0f}x")
+    ours, deep, replay = rounds(sides, cfg.pairs, cfg.min_seconds)
+    res.comparisons += [
+        Comparison(ours, deep, "B is Python's generic deep copy of the same object"),
+        Comparison(ours, replay, "B rebuilds the round from its event log (croupier too)"),
+    ]
+    return res
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run this benchmark alone and print its block."""
+    from benchmarks._report import run_one
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="fewer pairs, shorter timings")
+    args = parser.parse_args(argv)
+    result = run_one(run, Config(quick=args.quick))
+    return 0 if all(c.passed for c in result.checks) else 1
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

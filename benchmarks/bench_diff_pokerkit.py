@@ -28,9 +28,14 @@ for _extra in (_ROOT / "tests" / "differential", _ROOT / "src"):
     if str(_extra) not in sys.path:
         sys.path.insert(0, str(_extra))
 
-from pokerkit_bridge import VARIANTS, Tally, run_hands  # noqa: E402
+from pokerkit_bridge import (  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
+    VARIANTS,
+    Tally,
+    run_hands,
+)
 
-from benchmarks._harness import BenchResult, Check, Config, Row, cores  # noqa: E402
+from benchmarks._harness import BenchResult, Check, Config, Measured  # noqa: E402
+from benchmarks._machine import cores  # noqa: E402
 
 __all__ = ["main", "play", "run"]
 
@@ -109,15 +114,16 @@ def run(cfg: Config) -> BenchResult:
     tally = play(hands, seed=cfg.seed, workers=workers, verbose=False)
     wall = time.perf_counter() - clock
     result = BenchResult(NAME, TITLE)
-    result.rows.append(
-        Row(
+    result.solos.append(
+        Measured(
             "croupier + PokerKit",
-            "one hand in both engines, every state compared",
+            "one hand in both engines, every state compared (one timing: a correctness run)",
             True,
             workers,
+            "hands",
             hands,
+            [1],
             [wall],
-            unit="hands",
         )
     )
     result.checks.append(

@@ -1,8 +1,11 @@
 """Omaha evaluation: exactly two of four hole cards with exactly three of five board cards.
 
-One array of random nine-card deals (five board cards, four hole cards) goes
-through croupier's batch evaluator and phevaluator's C ``evaluate_omaha_cards`` in a
-numba loop; the one-call APIs and PokerKit take the first rows of the same array.
+One array of random nine-card deals (five board cards, four hole cards) goes through
+croupier's batch evaluator and phevaluator's C ``evaluate_omaha_cards`` in a numba loop;
+the one-call APIs and PokerKit take the first rows of the same array. Three sets of
+alternating rounds: the kernels on one thread (the target: croupier's batch at least 2x
+the C loop), on every core (information), and the one-call APIs from Python
+(information). The Omaha table's size is read from ``omaha_tables_for(STANDARD)``.
 """
 
 from __future__ import annotations
@@ -16,18 +19,19 @@ from benchmarks._harness import (
     CARD_NAMES,
     BenchResult,
     Check,
+    Comparison,
     Config,
+    Side,
     StartupRow,
     Target,
     first_call,
-    kernel_row,
-    loop_row,
-    numba_threads,
     order_mismatches,
     random_hands,
     timed_import,
 )
+from benchmarks._machine import memory_lines, numba_threads
 from benchmarks._pheval_c import pheval_c
+from benchmarks._timing import rounds
 
 __all__ = ["run"]
 
@@ -37,21 +41,19 @@ TITLE = "Omaha hand evaluation, 4 hole + 5 board cards (same random deals for ev
 
 def run(cfg: Config) -> BenchResult:
     """Measure croupier and its peers on Omaha hands; see the module docstring."""
-    from croupier.evaluation import evaluate_omaha, evaluate_omaha_batch
+    from croupier.evaluation import STANDARD, evaluate_omaha_batch
+    from croupier.evaluation.omaha_table import omaha_tables_for
 
     n_batch = cfg.size(1_000_000, 250_000)
-    n_py = cfg.size(200_000, 40_000)
-    n_one = cfg.size(20_000, 4_000)
-    n_pokerkit = cfg.size(1_000, 200)
     threads = numba_threads()
     res = BenchResult(NAME, TITLE)
     deals = random_hands(n_batch, 9, cfg.seed + 1)
     board = np.ascontiguousarray(deals[:, :5])
     hole = np.ascontiguousarray(deals[:, 5:])
-    rows = deals[:n_py].tolist()
     got: dict[str, Any] = {}
+    pc = pheval_c()
+    out_tiny = np.empty(64, np.int32)
 
-    # ---- croupier batch
     for par, label in ((False, "1 thread"), (True, f"{threads} threads")):
         res.startup.append(
             StartupRow(
@@ -62,136 +64,106 @@ def run(cfg: Config) -> BenchResult:
                 "numba cache load (a compile if the cache is stale)",
             )
         )
+    for label, fn in (("1 thread", pc.omaha_rows), (f"{threads} threads", pc.omaha_rows_parallel)):
+        res.startup.append(
+            StartupRow(
+                f"phevaluator C loop: numba compile, {label}",
+                first_call(partial(fn, board[:64], hole[:64], out_tiny)),
+                "benchmark glue",
+            )
+        )
 
-    def batch1() -> None:
-        got["batch 1T"] = evaluate_omaha_batch(hole, board, parallel=False, check=False)
+    def put(key: str, value: object) -> None:
+        got[key] = value
 
-    def batchp() -> None:
-        got["batch parallel"] = evaluate_omaha_batch(hole, board, parallel=True, check=False)
-
-    res.rows.append(
-        kernel_row(
-            "croupier batch 1T",
+    ph1 = np.empty(n_batch, np.int32)
+    php = np.empty(n_batch, np.int32)
+    one_thread = [
+        Side(
+            "batch 1T check=False",
             "evaluate_omaha_batch(hole, board, parallel=False, check=False)",
-            croupier=True,
-            threads=1,
-            fn=batch1,
-            n=n_batch,
-            cfg=cfg,
-        )
-    )
-    res.rows.append(
-        kernel_row(
-            f"croupier batch {threads}T",
+            lambda: put("batch 1T", evaluate_omaha_batch(hole, board, parallel=False, check=False)),
+            n_batch,
+        ),
+        Side(
+            "phevaluator C loop 1T",
+            "C evaluate_omaha_cards() from _pheval.so, called in a numba loop",
+            lambda: pc.omaha_rows(board, hole, ph1),
+            n_batch,
+            croupier=False,
+        ),
+        Side(
+            "batch 1T (default call)",
+            "evaluate_omaha_batch(hole, board, parallel=False): input validation on",
+            lambda: put("batch checked", evaluate_omaha_batch(hole, board, parallel=False)),
+            n_batch,
+        ),
+    ]
+    fast, c1, checked = rounds(one_thread, cfg.pairs, cfg.min_seconds)
+    target = Comparison(fast, c1, "the target figure (as before: check=False, one thread)")
+    res.comparisons += [
+        target,
+        Comparison(checked, c1, "information: with input validation"),
+    ]
+    all_cores = [
+        Side(
+            f"batch {threads}T check=False",
             "evaluate_omaha_batch(hole, board, parallel=True, check=False)",
-            croupier=True,
+            lambda: put(
+                "batch parallel", evaluate_omaha_batch(hole, board, parallel=True, check=False)
+            ),
+            n_batch,
             threads=threads,
-            fn=batchp,
-            n=n_batch,
-            cfg=cfg,
+        ),
+        Side(
+            f"phevaluator C loop {threads}T",
+            "the same C calls in a numba prange loop",
+            lambda: pc.omaha_rows_parallel(board, hole, php),
+            n_batch,
+            croupier=False,
+            threads=threads,
+        ),
+    ]
+    fast_p, cp = rounds(all_cores, cfg.pairs, cfg.min_seconds)
+    res.comparisons.append(Comparison(fast_p, cp, f"information: {threads} threads"))
+
+    _one_call(res, cfg, deals, got)
+    lines, _ = memory_lines(
+        "croupier Omaha table, omaha_tables_for(STANDARD)", omaha_tables_for(STANDARD)
+    )
+    res.info += lines
+    _checks(res, got, ph1, php)
+    res.targets.append(
+        Target.over(
+            "croupier Omaha batch / phevaluator C loop, both 1 thread",
+            target.ratios,
+            ">=",
+            2,
+            "x",
+            "check=False",
         )
     )
+    res.notes.append(
+        f"{n_batch:,} random Omaha deals (seed {cfg.seed + 1}); Python-loop rows use the first rows"
+    )
+    return res
 
-    # ---- croupier one call a hand (text in, HandValue out)
+
+def _one_call(res: BenchResult, cfg: Config, deals: Any, got: dict[str, Any]) -> None:
+    import phevaluator
+    from phevaluator import _pheval
+
+    from croupier.evaluation import evaluate_omaha
+
+    n_py = cfg.size(100_000, 20_000)
+    n_one = cfg.size(5_000, 2_000)
+    n_pokerkit = cfg.size(300, 100)
+    rows = deals[:n_py].tolist()
     texts = [
         (" ".join(CARD_NAMES[c] for c in r[5:]), " ".join(CARD_NAMES[c] for c in r[:5]))
         for r in rows[:n_one]
     ]
-
-    def one_call() -> None:
-        got["one-call"] = [evaluate_omaha(h, b).rank for h, b in texts]
-
-    res.rows.append(
-        loop_row(
-            "croupier evaluate_omaha",
-            'evaluate_omaha("As Kd ..", "Qh Js ..").rank: parses text, returns a HandValue',
-            croupier=True,
-            fn=one_call,
-            warmup=lambda: [evaluate_omaha(h, b) for h, b in texts[:50]],
-            n=n_one,
-            cfg=cfg,
-        )
-    )
-
-    # ---- phevaluator C loop
-    pc = pheval_c()
-    ph1 = np.empty(n_batch, np.int32)
-    php = np.empty(n_batch, np.int32)
-    out_tiny = np.empty(64, np.int32)
-    res.startup.append(
-        StartupRow(
-            "phevaluator C loop: numba compile, 1 thread",
-            first_call(lambda: pc.omaha_rows(board[:64], hole[:64], out_tiny)),
-            "benchmark glue",
-        )
-    )
-    res.startup.append(
-        StartupRow(
-            f"phevaluator C loop: numba compile, {threads} threads",
-            first_call(lambda: pc.omaha_rows_parallel(board[:64], hole[:64], out_tiny)),
-            "benchmark glue",
-        )
-    )
-    res.rows.append(
-        kernel_row(
-            "phevaluator C loop 1T",
-            "C evaluate_omaha_cards() from _pheval.so, called in a numba loop",
-            croupier=False,
-            threads=1,
-            fn=lambda: pc.omaha_rows(board, hole, ph1),
-            n=n_batch,
-            cfg=cfg,
-        )
-    )
-    res.rows.append(
-        kernel_row(
-            f"phevaluator C loop {threads}T",
-            "the same C calls in a numba prange loop",
-            croupier=False,
-            threads=threads,
-            fn=lambda: pc.omaha_rows_parallel(board, hole, php),
-            n=n_batch,
-            cfg=cfg,
-        )
-    )
-
-    # ---- phevaluator from Python
-    import phevaluator
-    from phevaluator import _pheval
-
-    api = phevaluator.evaluate_omaha_cards
-    raw = _pheval.evaluate_omaha_cards
-
-    def phe_api() -> None:
-        got["phe api"] = [api(*r) for r in rows]
-
-    def phe_raw() -> None:
-        got["phe raw"] = [raw(*r) for r in rows]
-
-    res.rows.append(
-        loop_row(
-            "phevaluator evaluate_omaha_cards",
-            "phevaluator.evaluate_omaha_cards(*board, *hole), public API",
-            croupier=False,
-            fn=phe_api,
-            warmup=lambda: [api(*r) for r in rows[:100]],
-            n=n_py,
-            cfg=cfg,
-        )
-    )
-    res.rows.append(
-        loop_row(
-            "phevaluator _pheval",
-            "_pheval.evaluate_omaha_cards(*board, *hole), the bare C extension",
-            croupier=False,
-            fn=phe_raw,
-            warmup=lambda: [raw(*r) for r in rows[:100]],
-            n=n_py,
-            cfg=cfg,
-        )
-    )
-
-    # ---- pokerkit
+    api, raw = phevaluator.evaluate_omaha_cards, _pheval.evaluate_omaha_cards
     pokerkit, t_imp = timed_import("pokerkit")
     res.startup.append(StartupRow("pokerkit import", t_imp, "nan = imported earlier"))
     pcards = [next(iter(pokerkit.Card.parse(name))) for name in CARD_NAMES]
@@ -201,33 +173,53 @@ def run(cfg: Config) -> BenchResult:
     ]
     omaha = pokerkit.OmahaHoldemHand.from_game
 
-    def run_pokerkit() -> None:
-        got["pokerkit"] = [omaha(h, b) for h, b in ppairs]
+    def put(key: str, value: object) -> None:
+        got[key] = value
 
-    res.rows.append(
-        loop_row(
-            "pokerkit",
-            "pokerkit.OmahaHoldemHand.from_game(hole, board)",
+    sides = [
+        Side(
+            "evaluate_omaha (text)",
+            'evaluate_omaha("As Kd ..", "Qh Js ..").rank: parses text, returns a HandValue',
+            lambda: put("one-call", [evaluate_omaha(h, b).rank for h, b in texts]),
+            n_one,
+            threads=None,
+        ),
+        Side(
+            "phevaluator evaluate_omaha_cards",
+            "phevaluator.evaluate_omaha_cards(*board, *hole), public API, ints",
+            lambda: put("phe api", [api(*r) for r in rows]),
+            n_py,
             croupier=False,
-            fn=run_pokerkit,
-            warmup=lambda: [omaha(h, b) for h, b in ppairs[:20]],
-            n=n_pokerkit,
-            cfg=cfg,
-        )
-    )
+            threads=None,
+        ),
+        Side(
+            "phevaluator _pheval",
+            "_pheval.evaluate_omaha_cards(*board, *hole), the bare C extension, ints",
+            lambda: put("phe raw", [raw(*r) for r in rows]),
+            n_py,
+            croupier=False,
+            threads=None,
+        ),
+        Side(
+            "pokerkit",
+            "pokerkit.OmahaHoldemHand.from_game(hole, board), cards converted before the clock",
+            lambda: put("pokerkit", [omaha(h, b) for h, b in ppairs]),
+            n_pokerkit,
+            croupier=False,
+            threads=None,
+        ),
+    ]
+    text, phe_api, phe_raw, pk = rounds(sides, cfg.pairs, cfg.min_seconds)
+    note = "information: croupier parses text, the phevaluator rows take ints"
+    res.comparisons += [
+        Comparison(text, phe_api, note),
+        Comparison(text, phe_raw, note),
+        Comparison(text, pk),
+    ]
 
-    _checks(res, got["batch 1T"], got["batch parallel"], ph1, php, got)
-    _targets(res, threads)
-    res.notes.append(
-        f"{n_batch:,} random Omaha deals (seed {cfg.seed + 1}); Python-loop rows use the first rows"
-    )
-    return res
 
-
-def _checks(
-    res: BenchResult, out1: Any, outp: Any, ph1: Any, php: Any, got: dict[str, Any]
-) -> None:
-    ours = out1.astype(np.int64)
+def _checks(res: BenchResult, got: dict[str, Any], ph1: Any, php: Any) -> None:
+    ours = got["batch 1T"].astype(np.int64)
     res.checks.append(
         Check(
             "croupier Omaha batch == 7463 - phevaluator C (all deals)",
@@ -235,9 +227,8 @@ def _checks(
             f"{len(ours):,} deals",
         )
     )
-    res.checks.append(
-        Check("croupier parallel Omaha batch == one-thread batch", bool((outp == out1).all()))
-    )
+    same = all(bool((got[k] == got["batch 1T"]).all()) for k in ("batch checked", "batch parallel"))
+    res.checks.append(Check("croupier: every Omaha batch call gives the same ranks", same))
     one = np.asarray(got["one-call"], np.int64)
     res.checks.append(
         Check("croupier evaluate_omaha == batch", bool((one == ours[: len(one)]).all()))
@@ -257,30 +248,5 @@ def _checks(
             "pokerkit orders the Omaha hands as croupier does",
             bad == 0,
             f"{len(pk):,} deals, {bad} disagreements",
-        )
-    )
-
-
-def _targets(res: BenchResult, threads: int) -> None:
-    def rate(key: str) -> float:
-        row = res.row(key)
-        return row.rate if row else float("nan")
-
-    res.targets.append(
-        Target(
-            "croupier Omaha batch / phevaluator C loop, both 1 thread",
-            rate("croupier batch 1T") / rate("phevaluator C loop 1T"),
-            ">=",
-            2,
-            "x",
-        )
-    )
-    res.targets.append(
-        Target(
-            f"croupier Omaha batch / phevaluator C loop, both {threads} threads",
-            rate(f"croupier batch {threads}T") / rate(f"phevaluator C loop {threads}T"),
-            ">=",
-            2,
-            "x",
         )
     )

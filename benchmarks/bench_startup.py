@@ -23,10 +23,17 @@ import os
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 from typing import Final
 
-from benchmarks._harness import BenchResult, Check, Config, StartupRow, Target, fresh_process
+from benchmarks._harness import (
+    BenchResult,
+    Check,
+    Config,
+    StartupRow,
+    Target,
+    fresh_process,
+    src_root,
+)
 
 __all__ = ["run"]
 
@@ -48,15 +55,6 @@ LABELS: Final = {
 IMPORTS: Final = ("croupier", "croupier.errors", "croupier.poker", "croupier.blackjack")
 """Entry points whose bare import is timed (the referees must not load numba)."""
 
-BEFORE: Final = {
-    "croupier": 0.282,
-    "croupier.errors": 0.293,
-    "croupier.poker": 0.376,
-    "croupier.blackjack": 0.341,
-}
-"""Seconds to import each, before the lazy re-exports (median of 9 fresh processes, commit
-e6a9b63 plus work in progress, this 2-core machine): every one of them loaded numba."""
-
 _IMPORT_PROBE: Final = r"""
 import importlib, json, sys, time
 start = time.perf_counter()
@@ -73,9 +71,8 @@ def _median(runs: list[dict[str, float]], key: str) -> float:
 
 def import_once(module: str) -> dict[str, float | bool]:
     """Import ``module`` in a fresh interpreter: its seconds, and whether numba/numpy loaded."""
-    src = str(Path(__file__).resolve().parents[1] / "src")
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src_root(), env.get("PYTHONPATH")) if p)
     done = subprocess.run(
         [sys.executable, "-c", _IMPORT_PROBE, module],
         env=env,
@@ -97,7 +94,7 @@ def _imports(res: BenchResult, repeats: int) -> None:
         seconds = statistics.median(float(r["seconds"]) for r in runs)
         heavy = [name for name in ("numba", "numpy") if any(r[name] for r in runs)]
         loads = ", ".join(heavy) or "neither numba nor numpy"
-        note = f"median of {repeats}; was {BEFORE[module]:.3f} s; loads {loads}"
+        note = f"median of {repeats}; loads {loads}"
         res.startup.append(StartupRow(f"warm: import {module}", seconds, note))
         res.checks.append(
             Check(
@@ -111,10 +108,11 @@ def _imports(res: BenchResult, repeats: int) -> None:
 def run(cfg: Config) -> BenchResult:
     """Time croupier's start-up in fresh processes; see the module docstring."""
     res = BenchResult(NAME, TITLE)
-    _imports(res, 3 if cfg.quick else max(7, cfg.repeats))
+    repeats = 3
+    _imports(res, 3 if cfg.quick else 7)
     fresh_process(STEPS)  # prime the caches (and the OS file cache) untimed
-    warm = [fresh_process(STEPS) for _ in range(cfg.repeats)]
-    cold_repeats = 1 if cfg.quick else cfg.repeats
+    warm = [fresh_process(STEPS) for _ in range(repeats)]
+    cold_repeats = 1 if cfg.quick else repeats
     cold = [fresh_process(STEPS, cold=True) for _ in range(cold_repeats)]
     for key, label in LABELS.items():
         res.startup.append(

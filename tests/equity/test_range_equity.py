@@ -209,9 +209,9 @@ def test_a_seed_replays_a_sampled_run() -> None:
 def test_large_ranges_go_to_monte_carlo_quickly() -> None:
     started = time.perf_counter()
     result = range_equity(["random", "random"], samples=50_000, seed=1)
-    auto = range_equity(["random", "22+, A2s+"], board="Ks 7h 2c 9d", exact=None, seed=2)
+    auto = range_equity(["random", "random"], board="Ks 7h 2c", exact=None, seed=2)
     assert not result.exact
-    assert not auto.exact  # thousands of distinct turn matchups: over the two-second budget
+    assert not auto.exact  # about 600,000 distinct flop matchups: over the two-second budget
     assert auto.trials == 1_000_000
     assert abs(float(result.players[0].equity) - 0.5) < 4 * (result.players[0].stderr or 0)
     assert time.perf_counter() - started < 30

@@ -30,6 +30,8 @@ from croupier.cli.blackjack_cmd import blackjack
 from croupier.cli.demo_cmd import demo
 from croupier.cli.equity_cmd import equity
 from croupier.cli.eval_cmd import eval_command
+from croupier.cli.history_cmd import register as register_store_commands
+from croupier.cli.play_cmd import play
 from croupier.cli.poker_cmd import poker
 from croupier.cli.replay_cmd import replay_command
 from croupier.cli.rules_cmd import rules
@@ -170,6 +172,8 @@ cli.add_command(demo)
 cli.add_command(replay_command)
 cli.add_command(poker)
 cli.add_command(blackjack)
+register_store_commands(cli)
+cli.add_command(play)
 
 
 def main(argv: list[str] | None = None) -> int:

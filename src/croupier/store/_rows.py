@@ -1,0 +1,91 @@
+"""Row helpers shared by the store's reads and writes (inside the caller's transaction)."""
+
+from __future__ import annotations
+
+from sqlalchemy import exc, func, select
+from sqlalchemy.orm import Session
+
+from croupier.store.errors import StoreError
+from croupier.store.records import HandSummary, as_utc
+from croupier.store.schema import (
+    ChipMovementRow,
+    HandRow,
+    PlayerRow,
+    ResultRow,
+    SeatRow,
+    SessionRow,
+)
+
+
+def open_session(db: Session, number: int) -> SessionRow:
+    """The session row, which must exist and not have ended."""
+    row = db.get(SessionRow, number)
+    if row is None:
+        raise StoreError(f"no session {number} in the store")
+    if row.ended_at is not None:
+        raise StoreError(f"session {number} has ended")
+    return row
+
+
+def player_row(db: Session, name: str) -> PlayerRow:
+    """The player called ``name``, added on first sight."""
+    row = db.scalars(select(PlayerRow).where(PlayerRow.name == name)).first()
+    if row is not None:
+        return row
+    try:
+        with db.begin_nested():
+            row = PlayerRow(name=name)
+            db.add(row)
+    except exc.IntegrityError:  # another writer added the same player just now
+        row = db.scalars(select(PlayerRow).where(PlayerRow.name == name)).one()
+    return row
+
+
+def chip_balances(db: Session, number: int) -> dict[str, int]:
+    """Each player's chips at the table in a session: the sum of his chip movements."""
+    rows = db.execute(
+        select(PlayerRow.name, func.sum(ChipMovementRow.amount))
+        .join(PlayerRow, PlayerRow.id == ChipMovementRow.player_id)
+        .where(ChipMovementRow.session_id == number)
+        .group_by(PlayerRow.name)
+    )
+    return {name: int(total) for name, total in rows}
+
+
+def hands_so_far(db: Session, number: int) -> int:
+    """How many hands the session has recorded."""
+    count = db.scalar(select(func.max(HandRow.number)).where(HandRow.session_id == number))
+    return int(count or 0)
+
+
+def seat_once(db: Session, number: int, name: str, seat: int, policy: str | None = None) -> None:
+    """Record a seat (once: the same player at the same seat is one row)."""
+    player = player_row(db, name)
+    found = db.scalars(
+        select(SeatRow.id).where(
+            SeatRow.session_id == number, SeatRow.player_id == player.id, SeatRow.seat == seat
+        )
+    ).first()
+    if found is None:
+        db.add(SeatRow(session_id=number, player_id=player.id, seat=seat, policy=policy))
+
+
+def hand_summary(db: Session, row: HandRow) -> HandSummary:
+    """A hand row in brief, with each player's result."""
+    results = db.execute(
+        select(PlayerRow.name, ResultRow.seat, ResultRow.net)
+        .join(PlayerRow, PlayerRow.id == ResultRow.player_id)
+        .where(ResultRow.hand_id == row.id)
+        .order_by(ResultRow.seat, PlayerRow.name)
+    )
+    return HandSummary(
+        row.id,
+        row.session_id,
+        row.number,
+        row.game_kind,
+        row.game,
+        row.commitment,
+        as_utc(row.recorded_at) or row.recorded_at,
+        tuple((name, seat, int(net)) for name, seat, net in results),
+        int(row.house),
+    )

@@ -1,0 +1,558 @@
+"""The audit store: sessions, seats, the ledger and every hand, one transaction per hand.
+
+A hand is written whole or not at all: its row, its results and its chip movements go in
+one transaction, after the hand is over (the deck commitment was shown before its first
+card; the record keeps it with the reveal). A buy-in or cash-out is its own transaction,
+between hands. Each write checks the books first: a hand whose players start with chips
+the ledger does not give them, or a cash-out of chips a player does not have, is refused.
+
+>>> from croupier.cards import Deck
+>>> from croupier.fairness import commit_deck
+>>> from croupier.poker import HandState, TableRules
+>>> store = Store.open("sqlite:///:memory:")
+>>> session = store.start_session(TableRules())
+>>> store.buy_in(session, "ann", 100); store.buy_in(session, "bo", 100)
+>>> deck = Deck.standard(seed=3)
+>>> commitment, reveal = commit_deck(deck.remaining)
+>>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=deck)
+>>> hand.fold()
+>>> store.record_poker_hand(session, hand, commitment, reveal, {1: "ann", 2: "bo"})
+1
+>>> store.balances(session)
+{'ann': 105, 'bo': 95}
+>>> store.verify().ok
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from croupier.blackjack import events as bj
+from croupier.blackjack.round import BlackjackRound
+from croupier.checks import whole_chips
+from croupier.errors import CroupierError
+from croupier.fairness import DeckCommitment, DeckReveal, verify_logged_deal
+from croupier.poker import events as pk
+from croupier.poker.settings import TableRules
+from croupier.poker.state import HandState
+from croupier.store._rows import (
+    chip_balances,
+    hand_summary,
+    hands_so_far,
+    open_session,
+    player_row,
+    seat_once,
+)
+from croupier.store.connect import (
+    ENV_VAR,
+    connect,
+    migrate,
+    resolve_url,
+    show_url,
+    store_errors,
+)
+from croupier.store.errors import StoreCorruptError, StoreError
+from croupier.store.movements import Movement, blackjack_movements, poker_movements
+from croupier.store.records import (
+    MAX_ID,
+    HandSummary,
+    SessionInfo,
+    SessionRef,
+    ShoeDeal,
+    StoredHand,
+    game_deck,
+    player_name,
+    session_id,
+)
+from croupier.store.schema import (
+    ChipMovementRow,
+    HandRow,
+    LedgerRow,
+    ResultRow,
+    SessionRow,
+    ShoeRow,
+    utc_now,
+)
+from croupier.store.serial import (
+    Rules,
+    events_from_json,
+    events_to_json,
+    game_kind,
+    rules_from_json,
+    rules_to_json,
+)
+from croupier.version import engine_version
+
+if TYPE_CHECKING:
+    from croupier.store.verify import VerifyReport
+
+__all__ = ["HandSummary", "SessionInfo", "ShoeDeal", "Store", "StoredHand", "game_deck"]
+
+
+class Store:
+    """The audit store over one database (see the module docstring); open it with
+    :meth:`open`.
+
+    >>> with Store.open("sqlite:///:memory:") as store:
+    ...     store.sessions()
+    []
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    # ---------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, url: str | None = None, *, create: bool = True) -> Store:
+        """Open the store at ``url``, else ``$CROUPIER_DB``, else the SQLite file in the
+        user's data directory, and migrate its schema; with ``create`` (the default) a
+        SQLite file that does not exist yet is made, else that is an error (readers such
+        as ``croupier history`` never leave an empty store behind).
+
+        >>> Store.open("nosuchdb://x")
+        Traceback (most recent call last):
+        ...
+        croupier.store.errors.StoreUnavailableError: cannot open the store at 'nosuchdb://x': unknown database kind 'nosuchdb'
+        >>> Store.open("/no/such/store.db", create=False)
+        Traceback (most recent call last):
+        ...
+        croupier.store.errors.StoreError: no store at /no/such/store.db: nothing has been recorded there
+        """
+        resolved = resolve_url(url)
+        path = resolved.database if resolved.get_backend_name() == "sqlite" else None
+        if path and path != ":memory:" and not path.startswith("file:"):
+            if not create and not Path(path).exists():
+                raise StoreError(f"no store at {path}: nothing has been recorded there")
+            if create and url is None and not os.environ.get(ENV_VAR):
+                try:  # the default file: its folder is made on first use
+                    Path(path).parent.mkdir(parents=True, exist_ok=True)
+                except OSError as error:
+                    raise StoreError(
+                        f"cannot make the store's folder {Path(path).parent}: {error.strerror}"
+                    ) from None
+        engine = connect(resolved)
+        try:
+            migrate(engine)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine)
+
+    @property
+    def url(self) -> str:
+        """The database URL (password hidden).
+
+        >>> Store.open("sqlite:///:memory:").url
+        'sqlite:///:memory:'
+        """
+        return show_url(self._engine.url)
+
+    def close(self) -> None:
+        """Close every connection."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for audits and tests that read the tables directly)."""
+        return self._engine
+
+    # ----------------------------------------------------------- transactions
+    @contextmanager
+    def _write(self, what: str) -> Iterator[Session]:
+        """One write transaction: all of it is committed, or none of it."""
+        with store_errors(what), self._engine.connect() as connection:
+            connection.execution_options(croupier_write=True)
+            with Session(bind=connection) as db, db.begin():
+                yield db
+
+    @contextmanager
+    def _read(self, what: str = "cannot read the store") -> Iterator[Session]:
+        with store_errors(what), Session(self._engine) as db:
+            yield db
+
+    # --------------------------------------------------------------- sessions
+    def start_session(
+        self, rules: Rules, *, seed: int | None = None, label: str | None = None
+    ) -> SessionInfo:
+        """Open a session at a table with ``rules`` (poker :class:`TableRules` or
+        :class:`BlackjackRules`); ``seed`` is the seed its shuffles come from, if any (the
+        record says the deals were seeded).
+
+        >>> Store.open("sqlite:///:memory:").start_session("holdem")
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CroupierError: rules must be TableRules or BlackjackRules, not 'holdem'
+        """
+        kind = game_kind(rules)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise CroupierError(f"a seed is a whole number from 0, not {seed!r}")
+        game = rules.game.name if isinstance(rules, TableRules) else "blackjack"
+        row = SessionRow(
+            game_kind=kind,
+            game=game,
+            rules_json=rules_to_json(rules),
+            rules_fingerprint=rules.fingerprint,
+            engine_version=engine_version(),
+            seeded=seed is not None,
+            seed=None if seed is None else str(seed),
+            label=label,
+            started_at=utc_now(),
+        )
+        with self._write("cannot start a session") as db:
+            db.add(row)
+            db.flush()
+            info = SessionInfo.of(row)
+        return info
+
+    def session(self, session: SessionRef) -> SessionInfo:
+        """The session with this id.
+
+        >>> Store.open("sqlite:///:memory:").session(3)
+        Traceback (most recent call last):
+        ...
+        croupier.store.errors.StoreError: no session 3 in the store
+        """
+        number = session_id(session)
+        with self._read() as db:
+            row = db.get(SessionRow, number) if 0 < number <= MAX_ID else None
+            if row is None:
+                raise StoreError(f"no session {number} in the store")
+            return SessionInfo.of(row)
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every session, oldest first."""
+        with self._read() as db:
+            return [
+                SessionInfo.of(r) for r in db.scalars(select(SessionRow).order_by(SessionRow.id))
+            ]
+
+    def end_session(self, session: SessionRef) -> None:
+        """Close a session; every player must have cashed out first."""
+        number = session_id(session)
+        with self._write(f"cannot end session {number}") as db:
+            row = open_session(db, number)
+            left = {n: c for n, c in chip_balances(db, number).items() if c}
+            if left:
+                who = ", ".join(f"{n} {c}" for n, c in sorted(left.items()))
+                raise StoreError(f"session {number} still has chips on the table: {who}")
+            row.ended_at = utc_now()
+            for shoe in db.scalars(select(ShoeRow).where(ShoeRow.session_id == number)):
+                shoe.revealed = True  # the shoe is put away: its order may be shown
+
+    # ---------------------------------------------------------------- players
+    def sit(self, session: SessionRef, name: str, seat: int, policy: str | None = None) -> None:
+        """Record that ``name`` sits at ``seat`` (a poker seat, a blackjack box), played by
+        the bot ``policy`` (None: a person)."""
+        number, name = session_id(session), player_name(name)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 < seat <= MAX_ID:
+            raise CroupierError(f"a seat is a whole number from 1, not {seat!r}")
+        with self._write(f"cannot seat {name}") as db:
+            open_session(db, number)
+            seat_once(db, number, name, seat, policy)
+
+    # ----------------------------------------------------------------- ledger
+    def balances(self, session: SessionRef) -> dict[str, int]:
+        """Each player's chips at the table now, from the ledger and the hands, by name."""
+        number = session_id(session)
+        with self._read() as db:
+            return dict(sorted(chip_balances(db, number).items()))
+
+    def _ledger(self, session: SessionRef, name: str, kind: str, amount: int | None) -> int:
+        number, name = session_id(session), player_name(name)
+        with self._write(f"cannot record the {kind} of {name}") as db:
+            open_session(db, number)
+            player = player_row(db, name)
+            have = chip_balances(db, number).get(name, 0)
+            if amount is None:
+                amount = have
+            amount = whole_chips(amount, f"the {kind}")
+            if kind == "buy-in" and amount <= 0:
+                raise StoreError(f"a buy-in is at least 1 chip, not {amount}")
+            if kind == "cash-out" and amount > have:
+                raise StoreError(f"{name} cannot cash out {amount}: {have} at the table")
+            entry = LedgerRow(
+                session_id=number,
+                player_id=player.id,
+                kind=kind,
+                amount=amount,
+                after_hand=hands_so_far(db, number),
+                recorded_at=utc_now(),
+            )
+            db.add(entry)
+            db.flush()
+            signed = amount if kind == "buy-in" else -amount
+            db.add(
+                ChipMovementRow(
+                    session_id=number,
+                    ledger_id=entry.id,
+                    seq=0,
+                    player_id=player.id,
+                    kind=kind,
+                    amount=signed,
+                )
+            )
+        return amount
+
+    def buy_in(self, session: SessionRef, name: str, amount: int) -> None:
+        """Record ``name`` buying ``amount`` chips at the table (between hands)."""
+        self._ledger(session, name, "buy-in", amount)
+
+    def cash_out(self, session: SessionRef, name: str, amount: int | None = None) -> int:
+        """Record ``name`` taking ``amount`` chips (None: all of them) from the table;
+        return the chips cashed out."""
+        return self._ledger(session, name, "cash-out", amount)
+
+    # ------------------------------------------------------------------ hands
+    def _add_hand(
+        self,
+        db: Session,
+        number: int,
+        rules: Rules,
+        events: list[Any],
+        commitment: DeckCommitment,
+        reveal: DeckReveal | None,
+        results: list[tuple[str, int, int, int]],
+        movements: list[Movement],
+        holders: Mapping[int | str, str],
+        shoe: tuple[int, int] | None = None,
+    ) -> int:
+        """Write a hand, its results and movements (inside the caller's transaction)."""
+        session = open_session(db, number)
+        kind = game_kind(rules)
+        if session.game_kind != kind or session.rules_fingerprint != rules.fingerprint:
+            raise StoreError(f"the hand was not played under session {number}'s rules")
+        have = chip_balances(db, number)
+        for name, _seat, start, _end in results:
+            if have.get(name, 0) != start:
+                raise StoreError(
+                    f"{name} starts the hand with {start} chips; the ledger gives "
+                    f"{have.get(name, 0)} (record the buy-in first)"
+                )
+        started = events[0]
+        hand = HandRow(
+            session_id=number,
+            number=hands_so_far(db, number) + 1,
+            game_kind=kind,
+            game=session.game,
+            rules_json=rules_to_json(rules),
+            rules_fingerprint=rules.fingerprint,
+            engine_version=started.engine_version or engine_version(),
+            seeded=session.seeded,
+            commitment=commitment.digest,
+            deck_order=None if reveal is None else reveal.order_text,
+            salt=None if reveal is None else reveal.salt_hex,
+            shoe_id=None if shoe is None else shoe[0],
+            shoe_offset=None if shoe is None else shoe[1],
+            events_json=events_to_json(events),
+            house=sum(m.amount for m in movements if m.holder is None),
+            recorded_at=utc_now(),
+        )
+        db.add(hand)
+        db.flush()
+        ids = {name: player_row(db, name).id for name, *_ in results}
+        for name, seat, start, end in results:
+            db.add(
+                ResultRow(
+                    hand_id=hand.id,
+                    player_id=ids[name],
+                    seat=seat,
+                    start=start,
+                    end=end,
+                    net=end - start,
+                )
+            )
+        for seq, movement in enumerate(movements):
+            owner = None if movement.holder is None else ids[holders[movement.holder]]
+            db.add(
+                ChipMovementRow(
+                    session_id=number,
+                    hand_id=hand.id,
+                    seq=seq,
+                    player_id=owner,
+                    kind=movement.kind,
+                    amount=movement.amount,
+                )
+            )
+        db.flush()
+        return hand.id
+
+    def record_poker_hand(
+        self,
+        session: SessionRef,
+        hand: HandState,
+        commitment: DeckCommitment,
+        reveal: DeckReveal,
+        players: Mapping[int, str],
+    ) -> int:
+        """Record a finished poker hand with the commitment shown before its first card and
+        its reveal; ``players`` names the player in each seat. Returns the hand's id.
+
+        The deal is checked against the commitment before anything is written
+        (:func:`~croupier.fairness.verify_logged_deal`).
+        """
+        number = session_id(session)
+        if not isinstance(hand, HandState):
+            raise CroupierError(f"not a poker hand: {hand!r}")
+        if not hand.is_complete:
+            raise StoreError("only a finished hand is recorded")
+        events = list(hand.events)
+        started = events[0]
+        assert isinstance(started, pk.HandStarted)
+        names = {seat: player_name(players.get(seat)) for seat in started.seats}
+        if len(set(names.values())) != len(names):
+            raise StoreError("two seats of one hand name the same player")
+        verify_logged_deal(commitment, reveal, events, deck=game_deck(hand.rules))
+        end = hand.stacks
+        results = [
+            (names[seat], seat, start, end[seat])
+            for seat, start in zip(started.seats, started.stacks, strict=True)
+        ]
+        movements = poker_movements(events)
+        with self._write(f"hand not recorded in session {number}") as db:
+            for seat, name in names.items():
+                seat_once(db, number, name, seat)
+            return self._add_hand(
+                db, number, hand.rules, events, commitment, reveal, results, movements,
+                dict(names.items()),
+            )  # fmt: skip
+
+    def record_blackjack_round(
+        self, session: SessionRef, rnd: BlackjackRound, shoe: ShoeDeal, *, shoe_finished: bool
+    ) -> int:
+        """Record a settled blackjack round dealt from ``shoe``; with ``shoe_finished`` (the
+        cut card came out: the shoe is reshuffled before the next round) the shoe's order
+        is revealed with it. Returns the round's id."""
+        number = session_id(session)
+        if not isinstance(rnd, BlackjackRound):
+            raise CroupierError(f"not a blackjack round: {rnd!r}")
+        if not rnd.is_complete:
+            raise StoreError("only a settled round is recorded")
+        events = list(rnd.events)
+        started = events[0]
+        assert isinstance(started, bj.RoundStarted)
+        offset = len(shoe.reveal.order) - len(started.shoe)
+        verify_logged_deal(
+            shoe.commitment, shoe.reveal, events, start=offset, deck=game_deck(rnd.rules)
+        )
+        boxes: dict[str, int] = {}
+        for event in events:
+            if isinstance(event, bj.WagerPlaced):
+                boxes.setdefault(event.player, event.box)
+        end = dict(rnd.bankrolls)
+        results = [
+            (player_name(name), boxes.get(name, 0), start, end[name])
+            for name, start in started.bankrolls
+        ]
+        movements = blackjack_movements(events)
+        with self._write(f"round not recorded in session {number}") as db:
+            shoe_row = db.scalars(
+                select(ShoeRow).where(ShoeRow.session_id == number, ShoeRow.number == shoe.number)
+            ).first()
+            if shoe_row is None:
+                shoe_row = ShoeRow(
+                    session_id=number,
+                    number=shoe.number,
+                    commitment=shoe.commitment.digest,
+                    deck_order=shoe.reveal.order_text,
+                    salt=shoe.reveal.salt_hex,
+                    revealed=False,
+                )
+                db.add(shoe_row)
+                db.flush()
+            elif shoe_row.commitment != shoe.commitment.digest:
+                raise StoreError(f"shoe {shoe.number} of session {number} has another commitment")
+            for name, box, *_ in results:
+                if box:
+                    seat_once(db, number, name, box)
+            hand_id = self._add_hand(
+                db, number, rnd.rules, events, shoe.commitment, None, results, movements,
+                {name: name for name, *_ in results}, (shoe_row.id, offset),
+            )  # fmt: skip
+            if shoe_finished:
+                shoe_row.revealed = True
+            return hand_id
+
+    # ---------------------------------------------------------------- reading
+    def hands(
+        self, session: SessionRef | None = None, *, limit: int | None = None
+    ) -> list[HandSummary]:
+        """Stored hands, oldest first (of one session, or all; the last ``limit``)."""
+        with self._read() as db:
+            query = select(HandRow).order_by(HandRow.id.desc())
+            if session is not None:
+                query = query.where(HandRow.session_id == session_id(session))
+            if limit is not None:
+                query = query.limit(max(0, min(limit, MAX_ID)))
+            rows = list(db.scalars(query))[::-1]
+            return [hand_summary(db, row) for row in rows]
+
+    def hand(self, hand_id: int) -> StoredHand:
+        """One stored hand in full (a row that cannot be read raises
+        :class:`~croupier.store.errors.StoreCorruptError`)."""
+        if isinstance(hand_id, bool) or not isinstance(hand_id, int):
+            raise CroupierError(f"a hand id is a whole number, not {hand_id!r}")
+        with self._read() as db:
+            row = db.get(HandRow, hand_id) if 0 < hand_id <= MAX_ID else None
+            if row is None:
+                raise StoreError(f"no hand {hand_id} in the store")
+            summary = hand_summary(db, row)
+            rules = rules_from_json(row.game_kind, row.rules_json, row.rules_fingerprint)
+            events = tuple(events_from_json(row.game_kind, row.events_json))
+            revealed, shoe_number = True, None
+            order, salt = row.deck_order, row.salt
+            if row.shoe_id is not None:
+                shoe = db.get(ShoeRow, row.shoe_id)
+                assert shoe is not None
+                order, salt, revealed, shoe_number = (
+                    shoe.deck_order, shoe.salt, shoe.revealed, shoe.number
+                )  # fmt: skip
+            try:
+                reveal = DeckReveal.parse(order or "", salt or "")
+                commitment = DeckCommitment(row.commitment)
+            except CroupierError as error:
+                raise StoreCorruptError(f"hands row {row.id}: {error}") from None
+            return StoredHand(
+                summary,
+                rules,
+                row.engine_version,
+                row.seeded,
+                events,
+                commitment,
+                reveal,
+                revealed,
+                shoe_number,
+                row.shoe_offset or 0,
+                tuple((seat, name) for name, seat, _net in summary.results),
+            )
+
+    def verify(self, session: SessionRef | None = None) -> VerifyReport:
+        """Check every stored hand and the ledger, or one session's (see
+        :mod:`croupier.store.verify`)."""
+        from croupier.store.verify import verify_store
+
+        return verify_store(self, None if session is None else session_id(session))
+
+    def count(self, table: type[Any]) -> int:
+        """Rows in one of the store's tables (for reports and tests).
+
+        >>> from croupier.store.schema import HandRow
+        >>> Store.open("sqlite:///:memory:").count(HandRow)
+        0
+        """
+        with self._read() as db:
+            return int(db.scalar(select(func.count()).select_from(table)) or 0)
