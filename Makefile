@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(RSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[play,store]'
 	touch $@
 
 $(STAMP): pyproject.toml | $(BIN)/python
@@ -24,9 +24,16 @@ $(BSTAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
-## run: the main job (a short demo: evaluate hands, print an equity)
+## run: the main job: pot-limit Omaha against three bots at a terminal table, every hand
+## recorded to the audit store; without a terminal, a short --auto session (the hand log)
 run: $(RSTAMP)
-	$(BIN)/croupier demo
+	@if [ -t 0 ] && [ -t 1 ]; then \
+		$(BIN)/croupier play omaha --structure pot-limit --bots 3 --record; \
+	else \
+		echo "make run: no terminal here, so three bots play five hands (--auto)"; \
+		$(BIN)/croupier play omaha --structure pot-limit --bots 3 --auto --hands 5 --record; \
+		echo "make run: the hands are in the store above; list them with: $(BIN)/croupier history list"; \
+	fi
 
 ## test: lint, strict type check, then the whole test suite (doctests included)
 test: $(STAMP)

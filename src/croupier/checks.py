@@ -168,6 +168,16 @@ def event_log(events: object, first: type[S], kind: type) -> S:
     return start
 
 
+def _described(event: Any) -> str:
+    """An event's one line, or its (shortened) repr when a tampered event cannot describe
+    itself (a field of the wrong type)."""
+    try:
+        return str(event.describe())
+    except Exception:  # a malformed event: say what it is, never fail while reporting it
+        shown = repr(event)
+        return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
 def same_log(logged: Sequence[Any], replayed: Sequence[Any]) -> None:
     """Raise unless a replay produced exactly the logged events (each with ``describe()``):
     the first event that differs, or the first the replay never reached, is named.
@@ -181,11 +191,11 @@ def same_log(logged: Sequence[Any], replayed: Sequence[Any]) -> None:
     for index, (was, now) in enumerate(zip(logged, replayed, strict=False)):
         if was != now:
             raise CroupierError(
-                f"event {index} of the log ({was.describe()}) differs "
-                f"from the replay ({now.describe()})"
+                f"event {index} of the log ({_described(was)}) differs "
+                f"from the replay ({_described(now)})"
             )
     if len(replayed) < len(logged):
         extra = logged[len(replayed)]
         raise CroupierError(
-            f"event {len(replayed)} of the log ({extra.describe()}) never happens under these rules"
+            f"event {len(replayed)} of the log ({_described(extra)}) never happens under these rules"
         )

@@ -16,13 +16,14 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fuzz_support import amounts, attempt, card_text, fuzz, garbage, is_chip_count, seats
 from hypothesis import given
 from hypothesis import strategies as st
 from poker_strategies import live_hands, observe, rules_for
 
 from croupier.errors import CroupierError
-from croupier.poker import GAMES, HandState, Phase
+from croupier.poker import GAMES, HandState, Phase, TableRules
 from croupier.poker import events as ev
 
 WITH_AMOUNT = ["raise_to", "bring_in"]
@@ -169,3 +170,19 @@ def test_replay_of_no_log_or_junk_is_refused(log: list[Any]) -> None:
     result, error = attempt(HandState.replay, rules_for(GAMES["holdem"], "no-limit"), log)
     assert result is None
     assert isinstance(error, CroupierError)
+
+
+def test_a_tampered_event_that_cannot_describe_itself_is_still_refused_in_one_line() -> None:
+    """Found by the fuzz test above: a field of the wrong type (``stacks=0``) broke the
+    error message itself; the replay now names the event by its repr."""
+    rules = TableRules()
+    hand = HandState(rules, {1: 100, 2: 100}, button=1, seed=1)
+    while not hand.is_complete:
+        hand.fold()
+    events = list(hand.events)
+    last = next(i for i, e in enumerate(events) if isinstance(e, ev.HandEnded))
+    ended = events[last]
+    assert isinstance(ended, ev.HandEnded)
+    events[last] = dataclasses.replace(ended, stacks=0)  # type: ignore[arg-type]
+    with pytest.raises(CroupierError, match="HandEnded\\(stacks=0\\)"):
+        HandState.replay(rules, events)

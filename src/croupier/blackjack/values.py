@@ -18,6 +18,9 @@ from croupier.cards.card import Card, Rank
 
 __all__ = ["card_value", "hand_total", "is_pair"]
 
+_VALUE_OF_INDEX = tuple(1 if i >> 2 == Rank.ACE else min((i >> 2) + 2, 10) for i in range(52))
+"""Card index -> blackjack value (an ace as 1)."""
+
 
 def card_value(card: Card) -> int:
     """The card's blackjack value (an ace as 1; :func:`hand_total` decides 11).
@@ -25,10 +28,7 @@ def card_value(card: Card) -> int:
     >>> [card_value(Card.parse(t)) for t in ("2c", "Td", "Qs", "Ah")]
     [2, 10, 10, 1]
     """
-    rank = card.rank
-    if rank is Rank.ACE:
-        return 1
-    return min(int(rank) + 2, 10)
+    return _VALUE_OF_INDEX[card.index]
 
 
 def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:

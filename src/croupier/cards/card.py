@@ -132,6 +132,12 @@ _CARD_RE: Final = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠])", re.IGNORECA
 _SEPARATORS: Final = re.compile(r"[\s,;]+")
 
 
+_RANK_OF_INDEX: Final = tuple(Rank(i >> 2) for i in range(52))
+"""Card index -> its :class:`Rank` (a tuple read, not an enum call, on every ``card.rank``)."""
+_SUIT_OF_INDEX: Final = tuple(Suit(i & 3) for i in range(52))
+"""Card index -> its :class:`Suit`."""
+
+
 class Card:
     """One playing card, immutable and interned (there are exactly 52 instances).
 
@@ -204,7 +210,7 @@ class Card:
         >>> Card.parse("9c").rank
         <Rank.NINE: 7>
         """
-        return Rank(self.index >> 2)
+        return _RANK_OF_INDEX[self.index]
 
     @property
     def suit(self) -> Suit:
@@ -213,7 +219,7 @@ class Card:
         >>> Card.parse("9c").suit
         <Suit.CLUBS: 0>
         """
-        return Suit(self.index & 3)
+        return _SUIT_OF_INDEX[self.index]
 
     @property
     def pretty(self) -> str:

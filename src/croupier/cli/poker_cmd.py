@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import click
 
@@ -24,6 +25,9 @@ from croupier.poker.structures import (
     structure_for_stakes,
 )
 
+if TYPE_CHECKING:
+    from croupier.store import Store
+
 __all__ = ["poker"]
 
 STRUCTURE_CHOICES = ("no-limit", "pot-limit", "half-pot", "fixed-limit", "spread-limit")
@@ -31,6 +35,19 @@ STRUCTURE_CHOICES = ("no-limit", "pot-limit", "half-pot", "fixed-limit", "spread
 
 def _structure(name: str, big_blind: int) -> BettingStructure:
     return structure_for_stakes(name, big_blind)
+
+
+def _open_store(db: str | None) -> Store:
+    """The store at ``db`` (else ``$CROUPIER_DB``, else the user's store); a bad URL or a
+    missing ``store`` extra is a one-line error."""
+    try:
+        from croupier.store import Store
+    except ImportError as error:
+        raise click.ClickException(
+            f"recording needs the 'store' extra: pip install 'croupier[store]' "
+            f"({error.name} is missing)"
+        ) from None
+    return Store.open(db)
 
 
 @click.group("poker")
@@ -85,6 +102,19 @@ def poker() -> None:
     show_default=True,
     help="fast: the compiled kernel (random policy; Hold'em, Omaha, stud); auto uses it when it can.",
 )
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Write every hand to the audit store, committed to its deck (referee engine, one "
+    "process).",
+)
+@click.option(
+    "--db",
+    default=None,
+    metavar="URL",
+    help="The store to record to (implies --record) "
+    "[default: $CROUPIER_DB, else the user data directory].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def simulate_command(
     game: str,
@@ -97,6 +127,8 @@ def simulate_command(
     policy_names: tuple[str, ...],
     workers: int,
     engine: str,
+    record: bool,
+    db: str | None,
     as_json: bool,
 ) -> None:
     """Play HANDS hands with built-in policies and report each seat's result per hand.
@@ -105,6 +137,7 @@ def simulate_command(
     Examples:
       croupier poker simulate --game omaha --structure pot-limit --players 6 --hands 5000
       croupier poker simulate --policy hand-strength --policy random --players 2 --json
+      croupier poker simulate --hands 200 --seed 7 --record --db sqlite:///sim.db
     """
     spec = GAMES[game]
     if players > spec.max_players:
@@ -136,7 +169,18 @@ def simulate_command(
             "limit) and fixed-limit stud",
             param_hint="--engine",
         )
-    if engine == "fast" or (engine == "auto" and fast_ok):
+    record = record or db is not None
+    if record and engine == "fast":
+        raise click.BadParameter(
+            "the fast kernel keeps no hands to record: --record plays through the referee "
+            "(--engine referee or auto)",
+            param_hint="--engine",
+        )
+    if record and workers > 1:
+        raise click.BadParameter(
+            "--record plays every hand in one process: drop --workers", param_hint="--workers"
+        )
+    if engine == "fast" or (engine == "auto" and fast_ok and not record):
         with progress_bar(hands, "hands", shown=not as_json and hands >= 2_000_000) as bar:
             fast = fast_simulate_parallel(
                 players=players,
@@ -159,18 +203,28 @@ def simulate_command(
         )
         _report(result, spec.title, game, structure, players, hands, as_json, "fast")
         return
-    with progress_bar(hands, "hands", shown=not as_json and hands >= 2000) as bar:
-        result = simulate(
-            rules,
-            players=players,
-            hands=hands,
-            policies=chosen or None,
-            stack=stack,
-            seed=seed,
-            workers=workers,
-            progress=bar.update,
-        )
+    store = _open_store(db) if record else None
+    try:
+        if store is not None:
+            click.echo(f"recording to {store.url}", err=True)
+        with progress_bar(hands, "hands", shown=not as_json and hands >= 2000) as bar:
+            result = simulate(
+                rules,
+                players=players,
+                hands=hands,
+                policies=chosen or None,
+                stack=stack,
+                seed=seed,
+                workers=workers,
+                progress=bar.update,
+                store=store,
+            )
+    finally:
+        if store is not None:
+            store.close()
     _report(result, spec.title, game, structure, players, hands, as_json, "referee")
+    if store is not None:
+        click.echo(f"recorded {hands:,} hands as session {result.session} in {store.url}", err=True)
 
 
 def _report(

@@ -5,6 +5,21 @@
 ...                   players=3, hands=200, seed=1)
 >>> result.hands, sum(result.totals)      # chips move between seats; none are created
 (200, 0)
+
+With a ``store`` (:mod:`croupier.store`, the ``store`` extra) every hand is recorded as it
+is played, one transaction per hand, with the deck commitment made before its first card
+and the reveal. Recording changes nothing in the play: a seed gives the same result with
+or without it.
+
+>>> from croupier.store import Store
+>>> store = Store.open("sqlite:///:memory:")
+>>> recorded = simulate(TableRules(HOLDEM, NoLimit(), blinds=(1, 2), table_minimum=2),
+...                     players=3, hands=20, seed=1, store=store)
+>>> recorded.totals == simulate(TableRules(HOLDEM, NoLimit(), blinds=(1, 2), table_minimum=2),
+...                             players=3, hands=20, seed=1).totals
+True
+>>> len(store.hands(recorded.session)), store.verify().ok
+(20, True)
 """
 
 from __future__ import annotations
@@ -15,12 +30,17 @@ import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from croupier.errors import CroupierError
+from croupier.fairness import DeckCommitment, DeckReveal, commit_deck
+from croupier.poker._core import Phase
 from croupier.poker.policies import POLICIES
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
+
+if TYPE_CHECKING:
+    from croupier.store import SessionInfo, Store
 
 __all__ = ["SimulationResult", "simulate"]
 
@@ -41,6 +61,8 @@ class SimulationResult:
     """Net chips won by each seat over all hands."""
     squares: tuple[int, ...]
     """Sum of squared per-hand results (for the standard error)."""
+    session: int | None = None
+    """The store session the hands were recorded in (None: not recorded)."""
 
     def mean(self, seat: int) -> float:
         """Average chips won per hand by seat (1-based)."""
@@ -60,7 +82,7 @@ class SimulationResult:
         1.5
         >>> SimulationResult(1, ("random", "random"), (3, -3), (9, 9)).to_dict()["seats"][0]["stderr"]
         """
-        return {
+        data: dict[str, Any] = {
             "hands": self.hands,
             "seats": [
                 {
@@ -73,9 +95,64 @@ class SimulationResult:
                 for i, policy in enumerate(self.policies)
             ],
         }
+        if self.session is not None:
+            data["session"] = self.session
+        return data
 
 
-def _chunk(args: tuple[TableRules, tuple[str, ...], int, int, int]) -> tuple[list[int], list[int]]:
+Recorder = Callable[[HandState, DeckCommitment, DeckReveal], None]
+"""Called with each finished hand, its deck commitment and its reveal."""
+
+
+class _StoreRecorder:
+    """Record a simulation's hands in one store session, seats named ``sim1``, ``sim2``…
+
+    Stacks start every hand at ``stack``, so after each hand the bank resets them: a
+    player's winnings are cashed out and his losses bought in again (ledger entries
+    between hands), and the session's books balance at every hand.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        rules: TableRules,
+        policies: tuple[str, ...],
+        stack: int,
+        seed: int | None,
+    ) -> None:
+        self.store = store
+        self.stack = stack
+        self.names = {seat: f"sim{seat}" for seat in range(1, len(policies) + 1)}
+        self.session: SessionInfo = store.start_session(
+            rules, seed=seed, label="croupier poker simulate"
+        )
+        for seat, name in self.names.items():
+            store.sit(self.session, name, seat, policies[seat - 1])
+            store.buy_in(self.session, name, stack)
+
+    def __call__(self, hand: HandState, commitment: DeckCommitment, reveal: DeckReveal) -> None:
+        self.store.record_poker_hand(self.session, hand, commitment, reveal, self.names)
+        for seat, chips in hand.stacks.items():
+            name = self.names[seat]
+            if chips > self.stack:
+                self.store.cash_out(self.session, name, chips - self.stack)
+            elif chips < self.stack:
+                self.store.buy_in(self.session, name, self.stack - chips)
+
+    def close(self) -> None:
+        """Cash every player out and end the session."""
+        for name in self.names.values():
+            self.store.cash_out(self.session, name)
+        self.store.end_session(self.session)
+
+
+def _chunk(
+    args: tuple[TableRules, tuple[str, ...], int, int, int],
+    record: Recorder | None = None,
+    salts: random.Random | None = None,
+) -> tuple[list[int], list[int]]:
+    """Play one chunk of hands; with ``record`` each hand is committed to its deck before
+    the first card (salts from ``salts``, else the OS CSPRNG) and handed over at its end."""
     rules, policies, stack, hands, seed = args
     rng = random.Random(seed)
     n = len(policies)
@@ -84,10 +161,20 @@ def _chunk(args: tuple[TableRules, tuple[str, ...], int, int, int]) -> tuple[lis
     players = [POLICIES[p](rng) for p in policies]
     for i in range(hands):
         button = i % n + 1  # the button moves one seat a hand; stacks reset every hand
-        hand = HandState(rules, dict.fromkeys(range(1, n + 1), stack), button, rng=rng)
+        stacks = dict.fromkeys(range(1, n + 1), stack)
+        if record is None:
+            hand = HandState(rules, stacks, button, rng=rng)
+        else:  # the same hand, committed to its shuffled deck before the first card
+            hand = HandState(rules, stacks, button, rng=rng, automatic=False)
+            commitment, reveal = commit_deck(hand.deck.remaining, salts)
+            while hand.phase is Phase.DEALER:
+                hand.step()
+            hand.automatic = True
         while not hand.is_complete:
             seat = hand.legal_actions().seat
             hand.apply(players[seat - 1](hand.view_for(seat)).for_seat(seat))
+        if record is not None:
+            record(hand, commitment, reveal)
         for seat, chips in hand.stacks.items():
             net = chips - stack
             totals[seat - 1] += net
@@ -105,12 +192,23 @@ def simulate(
     seed: int | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    store: Store | None = None,
 ) -> SimulationResult:
     """Play ``hands`` hands of ``players`` seats with the named policies (default: random).
 
     Stacks start at 100 last blinds (or ``stack``) every hand. With ``workers`` > 1 the
     hands are split across processes; a ``seed`` makes the whole run reproducible for a
     given worker count (the same for any count: hands run in fixed chunks of 250).
+
+    With ``store`` every hand is recorded (one transaction each) in a new session, as
+    :class:`_StoreRecorder` says; recording plays in this process (``workers`` 1), and a
+    seeded run's salts come from the seed too (the session is marked seeded).
+
+    >>> from croupier.store import Store
+    >>> simulate(TableRules(), players=2, hands=1, workers=2, store=Store.open("sqlite:///:memory:"))
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: recording plays every hand in this process: workers must be 1, not 2
     """
     for name, value, low in (("players", players, 2), ("hands", hands, 1), ("workers", workers, 1)):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
@@ -124,6 +222,10 @@ def simulate(
     chosen = tuple(policies or ("random",) * players)
     if len(chosen) != players or any(p not in POLICIES for p in chosen):
         raise CroupierError(f"give {players} policies from {', '.join(POLICIES)}")
+    if store is not None and workers != 1:
+        raise CroupierError(
+            f"recording plays every hand in this process: workers must be 1, not {workers}"
+        )
     start = stack or 100 * max(rules.blinds or (rules.table_minimum,))
     master = random.Random(seed)
     size = 250  # chunks do not depend on the worker count, so a seed replays either way
@@ -143,6 +245,13 @@ def simulate(
         if progress is not None:
             progress(count)
 
+    if store is not None:
+        recorder = _StoreRecorder(store, rules, chosen, start, seed)
+        salts = random.Random(f"croupier salt {seed}") if seed is not None else None
+        for job in jobs:
+            add(_chunk(job, recorder, salts), job[3])
+        recorder.close()
+        return SimulationResult(hands, chosen, tuple(totals), tuple(squares), recorder.session.id)
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for job, result in zip(jobs, pool.map(_chunk, jobs), strict=True):
