@@ -14,6 +14,7 @@ every seat with bots and prints the hand log, so it runs in scripts and CI.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -35,6 +36,10 @@ NO_TERMINAL = (
     "croupier play needs a terminal to show the table; use --auto to let bots play every "
     "seat and print the hand log"
 )
+
+
+Maker = Callable[[Any], Any]
+"""Builds the session with a store (or None)."""
 
 
 def _blinds(text: str) -> tuple[int, ...]:
@@ -183,25 +188,18 @@ def play(
         )
     if not auto and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise click.ClickException(NO_TERMINAL)
+    common = {"bot_style": bot_style, "buy_in": buy_in, "seed": seed}
     if kind == "poker":
-        session: Any = _poker_session(
-            game, structure, blinds, ante, bring_in, table_minimum, seats, buy_in, bots,
-            bot_style, seed, auto,
-        )  # fmt: skip
+        rules = poker_rules(game, structure, blinds, ante, bring_in, table_minimum)
+        make = _poker_session(rules, seats, bots, auto, common)
     else:
-        session = _blackjack_session(rule_opts, boxes, bots, bot_style, buy_in, wager, seed, auto)
-    if record or db is not None:
-        store = _open_store(db)
-        session = session(store)
+        make = _blackjack_session(rule_opts, boxes, bots, wager, auto, common)
+    store = _open_store(db) if record or db is not None else None
+    session = make(store)
+    if store is not None:
         click.echo(f"recording to {store.url}", err=True)
-    else:
-        session = session(None)
     if auto:
-        count = hands or 10
-        if kind == "poker":
-            session.play(hands=count)
-        else:
-            session.play(rounds=count)
+        session.play(hands or 10)  # hands or rounds
         return
     if kind == "poker":
         from croupier.play.poker_app import PokerApp
@@ -214,22 +212,10 @@ def play(
 
 
 def _poker_session(
-    game: str,
-    structure: str,
-    blinds: str | None,
-    ante: int | None,
-    bring_in: int | None,
-    table_minimum: int | None,
-    seats: int,
-    buy_in: int | None,
-    bots: int | None,
-    bot_style: str,
-    seed: int | None,
-    auto: bool,
-) -> Any:
+    rules: TableRules, seats: int, bots: int | None, auto: bool, common: dict[str, Any]
+) -> Maker:
     from croupier.play.session import PokerSession
 
-    rules = poker_rules(game, structure, blinds, ante, bring_in, table_minimum)
     spec = rules.game
     if seats > spec.max_players:
         raise click.BadParameter(
@@ -243,33 +229,19 @@ def _poker_session(
     if players < 2:
         raise click.BadParameter("a poker table needs two players", param_hint="--bots")
 
-    def make(store: Any) -> Any:
-        return PokerSession(
-            rules,
-            seats=seats,
-            bots=players - (0 if auto else 1),
-            bot_style=bot_style,
-            buy_in=buy_in,
-            human=None if auto else "you",
-            seed=seed,
-            store=store,
-            echo=click.echo if auto else None,
-        )
-
-    _check(make)
-    return make
+    return _maker(
+        PokerSession, rules, auto, seats=seats, bots=players - (0 if auto else 1), **common
+    )
 
 
 def _blackjack_session(
     rule_opts: dict[str, Any],
     boxes: int | None,
     bots: int | None,
-    bot_style: str,
-    buy_in: int | None,
     wager: int | None,
-    seed: int | None,
     auto: bool,
-) -> Any:
+    common: dict[str, Any],
+) -> Maker:
     from croupier.play.bj_session import BlackjackSession
 
     rules, decks = build_rules(rule_opts, simulation=True)
@@ -290,27 +262,27 @@ def _blackjack_session(
             f"{mine} + {others} boxes asked for, the layout has {rules.boxes}", param_hint="--bots"
         )
 
+    return _maker(
+        BlackjackSession, rules, auto, boxes=max(mine, 1), bots=others, wager=wager, **common
+    )
+
+
+def _maker(session_class: Callable[..., Any], rules: Any, auto: bool, **options: Any) -> Maker:
+    """The session's builder: a human (none with ``auto``, whose log is printed) and
+    ``options``. It builds the session once without a store, so a bad setting fails
+    before any record."""
+
     def make(store: Any) -> Any:
-        return BlackjackSession(
+        return session_class(
             rules,
-            boxes=max(mine, 1),
-            bots=others,
-            bot_style=bot_style,
-            buy_in=buy_in,
-            wager=wager,
             human=None if auto else "you",
-            seed=seed,
             store=store,
             echo=click.echo if auto else None,
+            **options,
         )
 
-    _check(make)
-    return make
-
-
-def _check(make: Any) -> None:
-    """Build the session once without a store, so a bad setting fails before any record."""
     try:
         make(None)
     except CroupierError as error:
         raise click.UsageError(str(error)) from None
+    return make

@@ -133,6 +133,34 @@ def _suit_counts(cards):
     return counts, masks
 
 
+@njit(cache=True)
+def _suit_draws(by_rs, by_rank, s, k, board_mask, board_rank, w):
+    """Every way to draw exactly ``k`` cards of suit ``s``: the drawn ranks' mask (with the
+    board's ranks of that suit) and weight sum (with the board's), and the availability of
+    the other three suits' cards by rank."""
+    others = np.empty(13, np.int64)
+    suited = np.empty(13, np.int64)
+    n_suited = 0
+    for r in range(13):
+        others[r] = by_rank[r] - by_rs[r, s]
+        if by_rs[r, s]:
+            suited[n_suited] = r
+            n_suited += 1
+    subsets = combinations_array(n_suited, k) if k <= n_suited else np.empty((0, k), np.uint8)
+    masks = np.empty(subsets.shape[0], np.int64)
+    sums = np.empty(subsets.shape[0], np.int64)
+    for t in range(subsets.shape[0]):
+        mask = board_mask
+        total = board_rank
+        for j in range(k):
+            r = suited[subsets[t, j]]
+            mask |= 1 << r
+            total += w[r]
+        masks[t] = mask
+        sums[t] = total
+    return masks, sums, others
+
+
 @njit(cache=True, nogil=True)
 def holdem_exact(hole, board, remaining, w7, w5, offsets, values, shift, flush, wins, ties):
     """Hold'em: exact counts over every completion of ``board`` from ``remaining``.
@@ -166,29 +194,16 @@ def holdem_exact(hole, board, remaining, w7, w5, offsets, values, shift, flush, 
             plain[p] = values[r + offsets[r >> shift]]
         _score(plain, ways[i], wins, ties)
 
-    others = np.empty(13, np.int64)
-    suited = np.empty(13, np.int64)
     for s in range(4):
         most = 0
         for p in range(n):
             most = max(most, hole_cnt[p, s])
-        kmin = max(0, 5 - board_cnt[s] - most)
-        n_suited = 0
-        for r in range(13):
-            others[r] = by_rank[r] - by_rs[r, s]
-            if by_rs[r, s]:
-                suited[n_suited] = r
-                n_suited += 1
-        for k in range(kmin, min(d, n_suited) + 1):
+        for k in range(max(0, 5 - board_cnt[s] - most), d + 1):
+            masks, sums, others = _suit_draws(by_rs, by_rank, s, k, board_mask[s], board_rank, w7)
             ways2, key7b, _ = rank_multisets(others, d - k, w7, w5)
-            subsets = combinations_array(n_suited, k)
-            for t in range(subsets.shape[0]):
-                smask = board_mask[s]
-                sk = board_rank
-                for j in range(k):
-                    r = suited[subsets[t, j]]
-                    smask |= 1 << r
-                    sk += w7[r]
+            for t in range(masks.shape[0]):
+                smask = masks[t]
+                sk = sums[t]
                 for i in range(ways2.shape[0]):
                     bk = sk + key7b[i]
                     changed = False
@@ -268,31 +283,18 @@ def omaha_exact(
             plain[p] = omaha_nonflush[row + hole_at[p]]
         _score(plain, ways[i], wins, ties)
 
-    others = np.empty(13, np.int64)
-    suited = np.empty(13, np.int64)
     for s in range(4):
         most = 0
         for p in range(n):
             most = max(most, hole_cnt[p, s])
         if most < 2:
             continue  # nobody holds two of this suit: nobody flushes in it
-        kmin = max(0, 3 - board_cnt[s])
-        n_suited = 0
-        for r in range(13):
-            others[r] = by_rank[r] - by_rs[r, s]
-            if by_rs[r, s]:
-                suited[n_suited] = r
-                n_suited += 1
-        for k in range(kmin, min(d, n_suited) + 1):
+        for k in range(max(0, 3 - board_cnt[s]), d + 1):
+            masks, sums, others = _suit_draws(by_rs, by_rank, s, k, board_mask[s], board_rank, w5)
             ways2, _, key5b = rank_multisets(others, d - k, w7, w5)
-            subsets = combinations_array(n_suited, k)
-            for t in range(subsets.shape[0]):
-                smask = board_mask[s]
-                sk = board_rank
-                for j in range(k):
-                    r = suited[subsets[t, j]]
-                    smask |= 1 << r
-                    sk += w5[r]
+            for t in range(masks.shape[0]):
+                smask = masks[t]
+                sk = sums[t]
                 best_flush = np.zeros(n, np.int64)
                 for p in range(n):
                     if hole_cnt[p, s] >= 2:

@@ -30,6 +30,7 @@ from croupier.blackjack.table import BlackjackTable
 from croupier.blackjack.views import SeatView
 from croupier.errors import CroupierError
 from croupier.fairness import commit_deck
+from croupier.play._common import SessionCore
 from croupier.play.session import HUMAN
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["BlackjackSession"]
 
 
-class BlackjackSession:
+class BlackjackSession(SessionCore):
     """The human (``human``; None: bots only) at ``boxes`` boxes 1.., ``bots`` bots at the
     next boxes, each buying in for ``buy_in`` (default 50 wagers) and wagering ``wager``
     (default the table minimum) a box. A bot that cannot wager buys in again; the session
@@ -72,6 +73,7 @@ class BlackjackSession:
             raise CroupierError("a blackjack table needs a player at a box")
         if mine + bots > rules.boxes:
             raise CroupierError(f"{mine + bots} boxes asked for, the layout has {rules.boxes}")
+        super().__init__(human=human, seed=seed, store=store, echo=echo)
         self.rules = rules
         """The rule set."""
         self.wager = rules.table_minimum if wager is None else wager
@@ -83,8 +85,6 @@ class BlackjackSession:
             )
         self.buy_in = 50 * self.wager if buy_in is None else buy_in
         """What each player buys in for."""
-        self.human = human
-        """The human's name, or None."""
         self.human_boxes = tuple(range(1, mine + 1))
         """The human's boxes."""
         self.bot_boxes = {f"bot{mine + i + 1}": mine + i + 1 for i in range(bots)}
@@ -94,32 +94,20 @@ class BlackjackSession:
         """The table (its shoe)."""
         self.chips: dict[str, int] = {}
         """Each player's chips off the table."""
-        self.log: list[str] = []
-        """The round log."""
         self.round: BlackjackRound | None = None
         """The round in progress or the last one."""
         self.rounds_played = 0
         """Rounds settled."""
-        self.over = False
-        """Whether the session has ended."""
         self._bot: Policy = BLACKJACK_BOTS[bot_style](rules)
-        self._salts = random.Random(f"croupier salt {seed}") if seed is not None else None
-        self._echo = echo
-        self._store = store
-        self._session: SessionInfo | None = None
         self._shoe: ShoeDeal | None = None
         self._shuffles = -1
         self._shoe_number = 0
         self._seen = 0
         players = ([human] if human else []) + list(self.bot_boxes)
-        if store is not None:
-            self._session = store.start_session(rules, seed=seed, label="croupier play")
+        self._open(rules, seed)
         for name in players:
             self.chips[name] = self.buy_in
-            if store is not None and self._session is not None:
-                box = self.bot_boxes.get(name, 1)
-                store.sit(self._session, name, box, "human" if name == human else bot_style)
-                store.buy_in(self._session, name, self.buy_in)
+            self._seat(name, self.bot_boxes.get(name, 1), bot_style)
 
     # ------------------------------------------------------------------ state
     @property
@@ -154,8 +142,7 @@ class BlackjackSession:
         for name in self.bot_boxes:
             if self.chips[name] < self.wager:
                 self.chips[name] += self.buy_in
-                if self._store is not None and self._session is not None:
-                    self._store.buy_in(self._session, name, self.buy_in)
+                self._bought_in(name)
         rnd = self.table.new_round(self.chips)
         self.round = rnd
         self._seen = 0
@@ -191,19 +178,13 @@ class BlackjackSession:
 
     def play(self, rounds: int) -> int:
         """Bots only: play ``rounds`` rounds; returns how many were played."""
-        if self.human is not None:
-            raise CroupierError("play() is for a table of bots (human=None)")
+        self._bots_only()
         for _ in range(rounds):
             self.deal()
         self._end("the session ends")
         return self.rounds_played
 
     # ------------------------------------------------------------------ internals
-    def _say(self, line: str) -> None:
-        self.log.append(line)
-        if self._echo is not None:
-            self._echo(line)
-
     def _commit(self, rnd: BlackjackRound) -> None:
         self._shuffles = self.table.shuffles
         self._shoe_number += 1
@@ -243,12 +224,6 @@ class BlackjackSession:
         if self.human and self.chips[self.human] < self.wager * len(self.human_boxes):
             self._end("you cannot cover a wager")
 
-    def _end(self, why: str) -> None:
-        if self.over:
-            return
-        self.over = True
-        self._say(f"session over: {why}")
-        if self._store is not None and self._session is not None:
-            for name in self.chips:
-                self._store.cash_out(self._session, name)
-            self._store.end_session(self._session)
+    def _cash_out(self, store: Store, session: SessionInfo) -> None:
+        for name in self.chips:
+            store.cash_out(session, name)

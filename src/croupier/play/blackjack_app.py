@@ -18,11 +18,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+from textual.widgets import Button, Input
 
 from croupier.blackjack.actions import (
     Action,
@@ -36,7 +34,7 @@ from croupier.blackjack.actions import (
     parse_action,
 )
 from croupier.blackjack.views import SeatView
-from croupier.errors import CroupierError
+from croupier.play._app import COMMON_BINDINGS, TableApp
 from croupier.play.bj_session import BlackjackSession
 
 __all__ = ["BLACKJACK_HELP", "BlackjackApp", "render_blackjack"]
@@ -100,7 +98,7 @@ def render_blackjack(view: SeatView) -> str:
     return "\n".join(lines)
 
 
-class BlackjackApp(App[None]):
+class BlackjackApp(TableApp[BlackjackSession]):
     """The terminal blackjack table (see the module docstring); ``timer`` seconds to
     decide (then: stand, or decline insurance); ``hands`` ends after so many rounds.
 
@@ -109,7 +107,6 @@ class BlackjackApp(App[None]):
     3
     """
 
-    CSS_PATH = "play.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "play('hit')", "Hit"),
         Binding("s", "play('stand')", "Stand"),
@@ -119,9 +116,11 @@ class BlackjackApp(App[None]):
         Binding("x", "play('decline')", "No insurance"),
         Binding("e", "play('even')", "Even money"),
         Binding("space", "next_round", "Next round"),
-        Binding("q", "leave", "Leave"),
-        Binding("question_mark", "help", "Help"),
+        *COMMON_BINDINGS,
     ]
+    UNIT = "round"
+    DECIDE = "decide"
+    HELP_LINE = BLACKJACK_HELP
 
     _ACTIONS: ClassVar[dict[str, type[Action]]] = {
         "hit": Hit,
@@ -132,57 +131,31 @@ class BlackjackApp(App[None]):
         "even": EvenMoney,
     }
 
-    def __init__(
-        self, session: BlackjackSession, *, timer: int | None = None, hands: int | None = None
-    ) -> None:
-        super().__init__()
-        self.session = session
-        """The session the screen shows."""
-        self.timer_seconds = timer
-        """Seconds to decide, or None."""
-        self.hands = hands
-        """Rounds before the session ends, or None."""
-        self.message = ""
-        """The last message shown."""
-        self.table_text = ""
-        """The layout as last drawn."""
-        self._left = 0
-        self._clock: Timer | None = None
-        self._logged = 0
-        self.title = "croupier: blackjack"
+    def _title(self) -> str:
+        return "croupier: blackjack"
 
-    def compose(self) -> ComposeResult:
-        """The layout, the log, the message line, the field and the buttons."""
-        yield Header()
-        with Horizontal(id="main"):
-            yield Static("", id="table", markup=False)
-            yield RichLog(id="log", markup=False, wrap=True)
-        yield Static("", id="message", markup=False)
-        with Horizontal(id="controls"):
-            for name, key in (("hit", "h"), ("stand", "s"), ("double", "d"), ("split", "p")):
-                yield Button(f"{name.title()} ({key})", id=name)
-            yield Button("Insure (i)", id="insure")
-            yield Input(placeholder="action… (e.g. i 5)", id="amount")
-            yield Button("Next (space)", id="next_round")
-            yield Button("Leave (q)", id="leave")
-        yield Footer()
+    def _controls(self) -> ComposeResult:
+        for name, key in (("hit", "h"), ("stand", "s"), ("double", "d"), ("split", "p")):
+            yield Button(f"{name.title()} ({key})", id=name)
+        yield Button("Insure (i)", id="insure")
+        yield Input(placeholder="action… (e.g. i 5)", id="amount")
+        yield Button("Next (space)", id="next_round")
 
-    def on_mount(self) -> None:
-        """Deal the first round."""
-        if self.timer_seconds:
-            self._clock = self.set_interval(1, self._tick)
-        self.action_next_round()
+    def _render(self) -> str | None:
+        if self.session.round is None:
+            return None
+        return render_blackjack(self.session.view())
 
-    def _act(self, action: Action | str) -> None:
-        try:
-            self.session.act(parse_action(action) if isinstance(action, str) else action)
-        except CroupierError as error:
-            self._show(str(error))
-        else:
-            self._show("")
-        self._left = self.timer_seconds or 0
-        self.refresh_table()
+    def _between(self) -> bool:
+        return self.session.round_over
 
+    def _played(self) -> int:
+        return self.session.rounds_played
+
+    def _parse(self, text: str) -> Action:
+        return parse_action(text)
+
+    # ------------------------------------------------------------------ actions
     def action_play(self, name: str) -> None:
         """One decision by name (hit, stand, double, split, decline, even)."""
         self._act(self._ACTIONS[name]())
@@ -192,78 +165,21 @@ class BlackjackApp(App[None]):
         offer = self.session.view().insurance_offer if self.session.round else None
         self._act(Insure(offer.cap if offer is not None else 0))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Read the field as an action's text."""
-        text = event.value.strip()
-        event.input.value = ""
-        self.set_focus(None)
-        if text:
-            self._act(text)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Buttons do what their keys do."""
-        name = event.button.id or ""
+    def _press(self, name: str) -> None:
         if name in self._ACTIONS:
             self.action_play(name)
         else:
-            getattr(self, f"action_{name}")()
+            super()._press(name)
 
     def action_next_round(self) -> None:
         """Deal the next round once the last one is settled."""
-        session = self.session
-        if session.over:
-            self._show("the session is over: q to quit")
-            return
-        if not session.round_over:
-            self._show("the round is still in progress")
-            return
-        if self.hands is not None and session.rounds_played >= self.hands:
-            session.leave()
-            self._show(f"{self.hands} rounds played: the session is over, q to quit")
-            self.refresh_table()
-            return
-        try:
-            session.deal()
-        except CroupierError as error:
-            self._show(str(error))
-        self._left = self.timer_seconds or 0
-        self.refresh_table()
+        self._deal_next()
 
-    def action_leave(self) -> None:
-        """Leave the table and quit."""
-        if not self.session.over:
-            self._show(f"you leave with {self.session.leave()}")
-        self.exit()
-
-    def action_help(self) -> None:
-        """Show the keys."""
-        self._show(BLACKJACK_HELP)
-
-    def _tick(self) -> None:
-        if not self.session.human_to_act or not self.timer_seconds:
-            return
-        self._left -= 1
-        if self._left <= 0:
-            view = self.session.view()
-            legal = view.legal
-            if view.insurance_offer is not None:
-                self._act(DeclineInsurance())
-            else:
-                self._act(Stand() if legal is None or legal.stand else Hit())
-            self._show("time is up: the default decision was made")
+    def _time_up(self) -> None:
+        view = self.session.view()
+        legal = view.legal
+        if view.insurance_offer is not None:
+            self._act(DeclineInsurance())
         else:
-            self.sub_title = f"{self._left} s to decide"
-
-    def _show(self, text: str) -> None:
-        self.message = text
-        self.query_one("#message", Static).update(text)
-
-    def refresh_table(self) -> None:
-        """Redraw the layout and append new log lines."""
-        if self.session.round is not None:
-            self.table_text = render_blackjack(self.session.view())
-            self.query_one("#table", Static).update(self.table_text)
-        log = self.query_one("#log", RichLog)
-        for line in self.session.log[self._logged :]:
-            log.write(line)
-        self._logged = len(self.session.log)
+            self._act(Stand() if legal is None or legal.stand else Hit())
+        self._show("time is up: the default decision was made")

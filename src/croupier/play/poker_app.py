@@ -19,15 +19,13 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
-from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+from textual.widgets import Button, Input
 
-from croupier.errors import CroupierError
+from croupier.play._app import COMMON_BINDINGS, TableApp
 from croupier.play.session import PokerSession
-from croupier.poker.actions import CheckOrCall, Fold, RaiseTo, parse_action
+from croupier.poker.actions import Action, CheckOrCall, Fold, RaiseTo, parse_action
 from croupier.poker.views import SeatView
 
 __all__ = ["HELP", "PokerApp", "render_table"]
@@ -91,7 +89,7 @@ def render_table(view: SeatView, names: dict[int, str], commitment: str | None =
     return "\n".join(lines)
 
 
-class PokerApp(App[None]):
+class PokerApp(TableApp[PokerSession]):
     """The terminal poker table (see the module docstring); ``timer`` seconds to act
     (then the default action: check if free, else fold); ``hands`` ends the session
     after so many hands.
@@ -101,72 +99,45 @@ class PokerApp(App[None]):
     30
     """
 
-    CSS_PATH = "play.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "fold", "Fold"),
         Binding("c", "check_call", "Check/Call"),
         Binding("r", "raise", "Raise to"),
         Binding("space", "next_hand", "Next hand"),
-        Binding("q", "leave", "Leave"),
-        Binding("question_mark", "help", "Help"),
+        *COMMON_BINDINGS,
     ]
+    UNIT = "hand"
+    DECIDE = "act"
+    HELP_LINE = HELP
 
-    def __init__(
-        self, session: PokerSession, *, timer: int | None = None, hands: int | None = None
-    ) -> None:
-        super().__init__()
-        self.session = session
-        """The session the screen shows."""
-        self.timer_seconds = timer
-        """Seconds to act, or None."""
-        self.hands = hands
-        """Hands to play before the session ends, or None."""
-        self.message = ""
-        """The last message shown (an engine error, help)."""
-        self.table_text = ""
-        """The table as last drawn."""
-        self._left = 0
-        self._clock: Timer | None = None
-        self._logged = 0
-        rules = session.table.rules
-        self.title = f"croupier: {rules.game.title}, {rules.structure.name}"
+    def _title(self) -> str:
+        rules = self.session.table.rules
+        return f"croupier: {rules.game.title}, {rules.structure.name}"
 
-    def compose(self) -> ComposeResult:
-        """The table, the log, the message line, the amount field and the buttons."""
-        yield Header()
-        with Horizontal(id="main"):
-            yield Static("", id="table", markup=False)
-            yield RichLog(id="log", markup=False, wrap=True)
-        yield Static("", id="message", markup=False)
-        with Horizontal(id="controls"):
-            yield Button("Fold (f)", id="fold")
-            yield Button("Check/Call (c)", id="check_call")
-            yield Input(placeholder="raise to… (r)", id="amount")
-            yield Button("Raise (Enter)", id="raise")
-            yield Button("Next hand (space)", id="next_hand")
-            yield Button("Leave (q)", id="leave")
-        yield Footer()
+    def _controls(self) -> ComposeResult:
+        yield Button("Fold (f)", id="fold")
+        yield Button("Check/Call (c)", id="check_call")
+        yield Input(placeholder="raise to… (r)", id="amount")
+        yield Button("Raise (Enter)", id="raise")
+        yield Button("Next hand (space)", id="next_hand")
 
-    def on_mount(self) -> None:
-        """Deal the first hand."""
-        if self.timer_seconds:
-            self._clock = self.set_interval(1, self._tick)
-        self.action_next_hand()
+    def _render(self) -> str | None:
+        session = self.session
+        if session.hand is None:
+            return None
+        commitment = session.commitment.digest if session.commitment else None
+        return render_table(session.view(), session.names, commitment)
+
+    def _between(self) -> bool:
+        return self.session.hand_over
+
+    def _played(self) -> int:
+        return self.session.hands_played
+
+    def _parse(self, text: str) -> Action:
+        return parse_action(text)
 
     # ------------------------------------------------------------------ actions
-    def _act(self, action: object) -> None:
-        try:
-            if isinstance(action, str):
-                self.session.act(parse_action(action))
-            else:
-                self.session.act(action)  # type: ignore[arg-type]
-        except CroupierError as error:
-            self._show(str(error))
-        else:
-            self._show("")
-        self._left = self.timer_seconds or 0
-        self.refresh_table()
-
     def action_fold(self) -> None:
         """Fold."""
         self._act(Fold())
@@ -179,85 +150,27 @@ class PokerApp(App[None]):
         """Put the cursor in the amount field."""
         self.query_one("#amount", Input).focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def _submit(self, text: str) -> None:
         """An amount raises to it; any other text is read as an action."""
-        text = event.value.strip()
-        event.input.value = ""
-        self.set_focus(None)
-        if not text:
-            return
         self._act(RaiseTo(int(text)) if text.isdigit() else text)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Buttons do what their keys do."""
-        if event.button.id == "raise":
-            field = self.query_one("#amount", Input)
-            text, field.value = field.value.strip(), ""
-            if text:
-                self._act(RaiseTo(int(text)) if text.isdigit() else text)
-            else:
-                self._show("type the total to raise to in the field, then press Enter")
+    def _press(self, name: str) -> None:
+        if name != "raise":
+            super()._press(name)
             return
-        getattr(self, f"action_{event.button.id}")()
+        field = self.query_one("#amount", Input)
+        text, field.value = field.value.strip(), ""
+        if text:
+            self._submit(text)
+        else:
+            self._show("type the total to raise to in the field, then press Enter")
 
     def action_next_hand(self) -> None:
         """Deal the next hand once the last one is over."""
-        session = self.session
-        if session.over:
-            self._show("the session is over: q to quit")
-            return
-        if not session.hand_over:
-            self._show("the hand is still in progress")
-            return
-        if self.hands is not None and session.hands_played >= self.hands:
-            session.leave()
-            self._show(f"{self.hands} hands played: the session is over, q to quit")
-            self.refresh_table()
-            return
-        try:
-            session.deal()
-        except CroupierError as error:
-            self._show(str(error))
+        self._deal_next()
+
+    def _time_up(self) -> None:
+        self.session.act_default()
         self._left = self.timer_seconds or 0
+        self._show("time is up: the default action was made")
         self.refresh_table()
-
-    def action_leave(self) -> None:
-        """Leave the table (the hand in progress is given up) and quit."""
-        if not self.session.over:
-            chips = self.session.leave()
-            self._show(f"you leave with {chips}")
-        self.refresh_table()
-        self.exit()
-
-    def action_help(self) -> None:
-        """Show the keys."""
-        self._show(HELP)
-
-    def _tick(self) -> None:
-        if not self.session.human_to_act or not self.timer_seconds:
-            return
-        self._left -= 1
-        if self._left <= 0:
-            self.session.act_default()
-            self._left = self.timer_seconds
-            self._show("time is up: the default action was made")
-            self.refresh_table()
-        else:
-            self.sub_title = f"{self._left} s to act"
-
-    # ------------------------------------------------------------------ drawing
-    def _show(self, text: str) -> None:
-        self.message = text
-        self.query_one("#message", Static).update(text)
-
-    def refresh_table(self) -> None:
-        """Redraw the table and append new log lines."""
-        session = self.session
-        if session.hand is not None:
-            commitment = session.commitment.digest if session.commitment else None
-            self.table_text = render_table(session.view(), session.names, commitment)
-            self.query_one("#table", Static).update(self.table_text)
-        log = self.query_one("#log", RichLog)
-        for line in session.log[self._logged :]:
-            log.write(line)
-        self._logged = len(session.log)

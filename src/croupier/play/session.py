@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, commit_deck
+from croupier.play._common import SessionCore
 from croupier.poker import events as ev
 from croupier.poker._core import Phase
 from croupier.poker.actions import Action, parse_action
@@ -96,7 +97,7 @@ def hand_summary(events: tuple[ev.Event, ...] | list[ev.Event], names: dict[int,
     return lines
 
 
-class PokerSession:
+class PokerSession(SessionCore):
     """One human seat (``human``; None: every seat a bot) against bots at a poker table.
 
     ``seats`` seats, the human in seat 1 and ``bots`` bots (default: every other seat) in
@@ -133,6 +134,7 @@ class PokerSession:
             raise CroupierError(f"a table needs two players: {count} would sit")
         if count > seats:
             raise CroupierError(f"{count} players do not fit at {seats} seats")
+        super().__init__(human=human, seed=seed, store=store, echo=echo)
         unit = rules.blinds[-1] if rules.game.forced is ForcedBets.BLINDS else rules.table_minimum
         self.buy_in = 100 * unit if buy_in is None else buy_in
         """What each player buys in for."""
@@ -140,40 +142,27 @@ class PokerSession:
             raise CroupierError(f"a buy-in is at least 1 chip, not {self.buy_in}")
         self.seed = seed
         """The session's seed (None: the OS CSPRNG)."""
-        self.human = human
-        """The human's name, or None when every seat is a bot."""
         table_rng = random.Random(seed) if seed is not None else None
         self.table = Table(rules, seats, rng=table_rng)
         """The table."""
-        self.log: list[str] = []
-        """The hand log, every hand of the session."""
         self.hand: HandState | None = None
         """The hand in progress or the last hand."""
         self.hands_played = 0
         """Hands finished."""
-        self.over = False
-        """Whether the session has ended."""
         self.commitment: DeckCommitment | None = None
         """The current hand's deck commitment (shown before the first card)."""
         self._reveal: DeckReveal | None = None
-        self._salts = random.Random(f"croupier salt {seed}") if seed is not None else None
-        self._echo = echo
         self._seen = 0
         self._bots: dict[str, Policy] = {}
-        self._store = store
-        self._session: SessionInfo | None = None
         names: list[str] = [human] if human else []
         names += [f"bot{len(names) + i + 1}" for i in range(others)]
-        if store is not None:
-            self._session = store.start_session(rules, seed=seed, label="croupier play")
+        self._open(rules, seed)
         for seat, name in enumerate(names, start=1):
             self.table.sit(name, seat, self.buy_in)
             if name != human:
                 bot_rng = random.Random(f"croupier bot {name} {seed}") if seed is not None else None
                 self._bots[name] = BOTS[bot_style](bot_rng or random.Random())
-            if store is not None and self._session is not None:
-                store.sit(self._session, name, seat, "human" if name == human else bot_style)
-                store.buy_in(self._session, name, self.buy_in)
+            self._seat(name, seat, bot_style)
 
     # ------------------------------------------------------------------ state
     @property
@@ -263,8 +252,7 @@ class PokerSession:
 
     def play(self, hands: int) -> int:
         """Bots only: play up to ``hands`` hands; returns how many were played."""
-        if self.human is not None:
-            raise CroupierError("play() is for a table of bots (human=None)")
+        self._bots_only()
         for _ in range(hands):
             if not self.table.can_start_hand():
                 break
@@ -273,17 +261,11 @@ class PokerSession:
         return self.hands_played
 
     # ------------------------------------------------------------------ internals
-    def _say(self, line: str) -> None:
-        self.log.append(line)
-        if self._echo is not None:
-            self._echo(line)
-
     def _restock(self) -> None:
         for name, chips in self.table.stacks.items():
             if chips == 0 and name != self.human:
                 self.table.buy_in(name, self.buy_in)
-                if self._store is not None and self._session is not None:
-                    self._store.buy_in(self._session, name, self.buy_in)
+                self._bought_in(name)
 
     def _flush(self) -> None:
         """Log the events the viewer has not seen yet."""
@@ -332,13 +314,6 @@ class PokerSession:
         if self.human and self.table.stacks.get(self.human, 0) == 0:
             self._end("you are broke")
 
-    def _end(self, why: str) -> None:
-        if self.over:
-            return
-        self.over = True
-        self._say(f"session over: {why}")
-        if self._store is not None and self._session is not None:
-            for name in list(self.table.stacks):
-                chips = self.table.leave(name, "the session ends")
-                self._store.cash_out(self._session, name, chips)
-            self._store.end_session(self._session)
+    def _cash_out(self, store: Store, session: SessionInfo) -> None:
+        for name in list(self.table.stacks):
+            store.cash_out(session, name, self.table.leave(name, "the session ends"))
