@@ -35,6 +35,7 @@ from croupier.cli.play_cmd import play
 from croupier.cli.poker_cmd import poker
 from croupier.cli.replay_cmd import replay_command
 from croupier.cli.rules_cmd import rules
+from croupier.cli.serve_cmd import serve
 from croupier.errors import CroupierError
 
 __all__ = ["EXIT_INTERNAL", "cli", "main"]
@@ -174,6 +175,7 @@ cli.add_command(poker)
 cli.add_command(blackjack)
 register_store_commands(cli)
 cli.add_command(play)
+cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> int:

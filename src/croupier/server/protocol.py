@@ -1,0 +1,374 @@
+"""The table server's messages, as pydantic v2 models: what a client sends, what it gets.
+
+Every message is one JSON object with a ``type``. A client's first message on ``WS /ws``
+is a :class:`Hello` (with a session token from ``POST /api/login``, or none to watch);
+then it may :class:`Watch` a table, :class:`Sit` at one, :class:`Act` when the engine says
+it is its turn, and :class:`Leave`. The server answers with :class:`Welcome`,
+:class:`LobbyMessage`, :class:`CommitmentMessage` (before the first card of every hand),
+:class:`ViewMessage` (the client's own :class:`~croupier.poker.views.SeatView`),
+:class:`HandFinishedMessage` (with the deck reveal) and :class:`ErrorMessage` (naming the
+engine's rule for an illegal action). ``docs/protocol.md`` documents them all, with the
+JSON Schema :func:`schemas` generates.
+
+>>> parse_client('{"type": "act", "table": "holdem-1", "action": "raise to 40"}')
+Act(type='act', table='holdem-1', action='raise to 40', hand=None)
+>>> parse_client('{"type": "act", "table": "holdem-1"}')
+Traceback (most recent call last):
+...
+croupier.server.protocol.ProtocolError: invalid message: action: Field required
+>>> ErrorMessage(code="illegal", message="no", rule="Omaha 17.3(c)").model_dump()["rule"]
+'Omaha 17.3(c)'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from croupier.errors import CroupierError, InvalidActionError
+from croupier.poker.actions import Action, parse_action
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "MAX_MESSAGE_BYTES",
+    "SERVER_MESSAGES",
+    "Act",
+    "ClientMessage",
+    "CommitmentMessage",
+    "Credentials",
+    "ErrorMessage",
+    "HandFinishedMessage",
+    "Hello",
+    "Leave",
+    "LobbyMessage",
+    "LoginReply",
+    "PlayerResult",
+    "ProtocolError",
+    "ServerMessage",
+    "Sit",
+    "TableInfo",
+    "ViewMessage",
+    "Watch",
+    "Welcome",
+    "parse_client",
+    "schemas",
+]
+
+MAX_MESSAGE_BYTES = 4096
+"""The largest client message accepted (bytes of UTF-8 JSON); longer ones are refused."""
+
+NAME = r"^[A-Za-z0-9_.-]{1,40}$"
+"""What a player's or a table's name may be."""
+
+
+class ProtocolError(CroupierError):
+    """A client message that is not valid JSON or not a valid message; ``code`` says which.
+
+    >>> ProtocolError("bad_json", "not JSON").code
+    'bad_json'
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        """A short machine-readable reason (``bad_json``, ``invalid``, ``too_large``...)."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ------------------------------------------------------------------------ client -> server
+class Hello(_Message):
+    """The first message on a socket: the session token (None: a spectator only).
+
+    >>> Hello(token="abc").token
+    'abc'
+    """
+
+    type: Literal["hello"] = "hello"
+    token: str | None = Field(default=None, max_length=200)
+
+
+class Watch(_Message):
+    """Watch a table: its views (the public one when not seated) follow.
+
+    >>> Watch(table="holdem-1").table
+    'holdem-1'
+    """
+
+    type: Literal["watch"] = "watch"
+    table: str = Field(pattern=NAME)
+
+
+class Sit(_Message):
+    """Take a seat (None: any free seat) with ``buy_in`` chips (None: the table's buy-in).
+
+    >>> Sit(table="holdem-1", seat=3).buy_in is None
+    True
+    """
+
+    type: Literal["sit"] = "sit"
+    table: str = Field(pattern=NAME)
+    seat: int | None = Field(default=None, ge=1, le=10)
+    buy_in: int | None = Field(default=None, ge=1)
+
+
+class Leave(_Message):
+    """Leave the table: at once between hands, else when the hand in play is over (the
+    seat is folded or checked when its turn comes meanwhile).
+
+    >>> Leave(table="holdem-1").type
+    'leave'
+    """
+
+    type: Literal["leave"] = "leave"
+    table: str = Field(pattern=NAME)
+
+
+class Act(_Message):
+    """Make a poker action for the client's own seat, in the engine's text form
+    (:func:`~croupier.poker.actions.parse_action`: ``fold``, ``check``, ``call``,
+    ``raise to 40``, ``cbr 40``, ``bring in 5``, ``discard 2c 7h``...). ``hand``, when
+    given, is the hand number the client means; an action for another hand is refused.
+
+    >>> Act(table="t", action="call").to_action()
+    Call()
+    """
+
+    type: Literal["act"] = "act"
+    table: str = Field(pattern=NAME)
+    action: str = Field(min_length=1, max_length=200)
+    hand: int | None = Field(default=None, ge=1)
+
+    def to_action(self) -> Action:
+        """The engine's action value (raises :class:`ProtocolError` ``bad_action``).
+
+        >>> Act(table="t", action="raise").to_action()
+        Traceback (most recent call last):
+        ...
+        croupier.server.protocol.ProtocolError: bad action 'raise': 'raise' needs an amount (e.g. 'raise 40')
+        """
+        try:
+            return parse_action(self.action)
+        except InvalidActionError as error:
+            raise ProtocolError("bad_action", str(error)) from None
+
+
+ClientMessage = Annotated[Hello | Watch | Sit | Leave | Act, Field(discriminator="type")]
+"""Any client message, told apart by ``type`` (blackjack plays will join this union)."""
+
+_CLIENT: TypeAdapter[Hello | Watch | Sit | Leave | Act] = TypeAdapter(ClientMessage)
+
+
+def parse_client(raw: str | bytes) -> Hello | Watch | Sit | Leave | Act:
+    """Validate one client message; anything wrong raises :class:`ProtocolError` naming it.
+
+    >>> parse_client("{oops")
+    Traceback (most recent call last):
+    ...
+    croupier.server.protocol.ProtocolError: not JSON: Expecting property name enclosed in double quotes (at 1:2)
+    >>> parse_client('{"type": "sit", "table": "t", "seat": 0}').__class__.__name__
+    Traceback (most recent call last):
+    ...
+    croupier.server.protocol.ProtocolError: invalid message: seat: Input should be greater than or equal to 1
+    """
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message of {size} bytes: at most {MAX_MESSAGE_BYTES}")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        where = (
+            f" (at {error.lineno}:{error.colno})" if isinstance(error, json.JSONDecodeError) else ""
+        )
+        text = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+        raise ProtocolError("bad_json", f"not JSON: {text}{where}") from None
+    if not isinstance(data, dict) or "type" not in data:
+        raise ProtocolError("invalid", "invalid message: a JSON object with a 'type' is expected")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'type'}: {e['msg']}"
+            for e in error.errors()
+        )
+        raise ProtocolError("invalid", f"invalid message: {problems}") from None
+
+
+# ------------------------------------------------------------------------ server -> client
+class TableInfo(_Message):
+    """One table in the lobby.
+
+    >>> TableInfo(name="t", game="holdem", structure="no limit", blinds=[5, 10], seats=6,
+    ...           players=["bot-1"], free_seats=[2, 3, 4, 5, 6], buy_in=1000, hand=0).seats
+    6
+    """
+
+    name: str
+    game: str
+    structure: str
+    blinds: list[int]
+    seats: int
+    players: list[str]
+    free_seats: list[int]
+    buy_in: int
+    hand: int
+    """Hands dealt so far."""
+
+
+class Welcome(_Message):
+    """The answer to :class:`Hello`: who the client is (None: a spectator).
+
+    >>> Welcome(player=None).type
+    'welcome'
+    """
+
+    type: Literal["welcome"] = "welcome"
+    player: str | None
+
+
+class LobbyMessage(_Message):
+    """The lobby: every table (also ``GET /api/tables``).
+
+    >>> LobbyMessage(tables=[]).model_dump()
+    {'type': 'lobby', 'tables': []}
+    """
+
+    type: Literal["lobby"] = "lobby"
+    tables: list[TableInfo]
+
+
+class CommitmentMessage(_Message):
+    """The deck commitment of a hand, sent before its first card
+    (:class:`~croupier.fairness.DeckCommitment`: SHA-256 of the order and a secret salt).
+
+    >>> CommitmentMessage(table="t", hand=1, digest="ab" * 32).hand
+    1
+    """
+
+    type: Literal["commitment"] = "commitment"
+    table: str
+    hand: int
+    digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class ViewMessage(_Message):
+    """What the client may see of the hand now: ``view`` is
+    :meth:`SeatView.to_dict <croupier.poker.views.SeatView>` (``seat`` None: the public
+    view a spectator gets).
+
+    >>> ViewMessage(table="t", hand=1, view={"seat": None}).view
+    {'seat': None}
+    """
+
+    type: Literal["view"] = "view"
+    table: str
+    hand: int
+    view: dict[str, Any]
+
+
+class PlayerResult(_Message):
+    """One seat's result in a finished hand.
+
+    >>> PlayerResult(name="ann", seat=1, stack=120).stack
+    120
+    """
+
+    name: str
+    seat: int
+    stack: int
+    """Chips after the hand."""
+
+
+class HandFinishedMessage(_Message):
+    """A hand is over and recorded: its id in the store (``GET /api/hands/{id}``), the
+    final stacks, and the deck reveal (order and salt) that proves the commitment.
+
+    >>> HandFinishedMessage(table="t", hand=1, hand_id=7, results=[],
+    ...                     reveal={"order": "", "salt": ""}).hand_id
+    7
+    """
+
+    type: Literal["hand_finished"] = "hand_finished"
+    table: str
+    hand: int
+    hand_id: int
+    results: list[PlayerResult]
+    reveal: dict[str, str]
+
+
+class ErrorMessage(_Message):
+    """What was wrong with a client message; the connection carries on. ``rule`` is the
+    engine's rule id for an illegal action, ``allowed`` what would have been legal.
+
+    >>> ErrorMessage(code="bad_json", message="not JSON").rule is None
+    True
+    """
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    rule: str | None = None
+    allowed: str | None = None
+
+
+ServerMessage = Annotated[
+    Welcome | LobbyMessage | CommitmentMessage | ViewMessage | HandFinishedMessage | ErrorMessage,
+    Field(discriminator="type"),
+]
+"""Any server message, told apart by ``type``."""
+
+
+# ------------------------------------------------------------------------ HTTP bodies
+class Credentials(_Message):
+    """The body of ``POST /api/register`` and ``POST /api/login``.
+
+    >>> Credentials(name="ann", password="correct horse").name
+    'ann'
+    """
+
+    name: str = Field(pattern=NAME)
+    password: str = Field(min_length=8, max_length=200)
+
+
+class LoginReply(_Message):
+    """The answer to ``POST /api/login``: the session token and when it expires (ISO 8601).
+
+    >>> LoginReply(token="t", expires_at="2030-01-01T00:00:00+00:00").token
+    't'
+    """
+
+    token: str
+    expires_at: str
+
+
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (Hello, Watch, Sit, Leave, Act)
+"""The client messages, in the order docs/protocol.md lists them."""
+SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
+    Welcome,
+    LobbyMessage,
+    CommitmentMessage,
+    ViewMessage,
+    HandFinishedMessage,
+    ErrorMessage,
+)
+"""The server messages, in the order docs/protocol.md lists them."""
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """The JSON Schema of every message and HTTP body, by model name (for docs/protocol.md).
+
+    >>> schemas()["Act"]["required"]
+    ['table', 'action']
+    """
+    models: tuple[type[BaseModel], ...] = (
+        *CLIENT_MESSAGES,
+        *SERVER_MESSAGES,
+        Credentials,
+        LoginReply,
+        TableInfo,
+    )
+    return {m.__name__: m.model_json_schema() for m in models}

@@ -1,0 +1,64 @@
+"""Helpers of the server tests: the real app over a SQLite store in ``tmp_path`` (no
+mocks), accounts, sending and reading socket messages."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+
+from croupier.server.app import create_app
+from croupier.server.tables import TableConfig
+
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+"""Argon2id with small costs (the algorithm and the code path are the real ones)."""
+PASSWORD = "password-123"
+
+
+def db_url(tmp_path: Path) -> str:
+    """The test's SQLite store."""
+    return f"sqlite:///{tmp_path / 'store.db'}"
+
+
+def start_app(
+    request: pytest.FixtureRequest, tmp_path: Path, tables: list[TableConfig], **options: Any
+) -> TestClient:
+    """The real app over the test's store with ``tables``, stopped when the test ends."""
+    options.setdefault("hasher", FAST_HASHER)
+    options.setdefault("token_lifetime", timedelta(hours=1))
+    client = TestClient(create_app(db_url(tmp_path), tables=tables, **options))
+    client.__enter__()
+    request.addfinalizer(lambda: client.__exit__(None, None, None))
+    return client
+
+
+def token_for(client: TestClient, name: str) -> str:
+    """Register ``name`` and log in: the session token."""
+    assert (
+        client.post("/api/register", json={"name": name, "password": PASSWORD}).status_code == 201
+    )
+    reply = client.post("/api/login", json={"name": name, "password": PASSWORD})
+    assert reply.status_code == 200
+    token: str = reply.json()["token"]
+    return token
+
+
+def send(ws: Any, message: dict[str, Any]) -> None:
+    ws.send_text(json.dumps(message))
+
+
+def receive_until(ws: Any, kind: str, limit: int = 10_000) -> dict[str, Any]:
+    """Read messages until one of type ``kind`` (the others are dropped)."""
+    for _ in range(limit):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message in {limit}")
