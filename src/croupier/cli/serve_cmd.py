@@ -35,12 +35,19 @@ __all__ = ["serve"]
     default=None,
     help="The tables ([[table]] entries); default: a few bot-filled tables.",
 )
-def serve(host: str, port: int, db: str | None, tables_file: Path | None) -> None:
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Check the options, the store and the tables, then exit without serving.",
+)
+def serve(host: str, port: int, db: str | None, tables_file: Path | None, check: bool) -> None:
     """Run the table server: the HTTP API and WS /ws (see docs/protocol.md).
 
     >>> from click.testing import CliRunner
     >>> CliRunner().invoke(serve, ["--port", "x"]).exit_code
     2
+    >>> CliRunner().invoke(serve, ["--db", "sqlite://", "--check"]).output.startswith("croupier: ")
+    True
     """
     try:
         import uvicorn
@@ -54,5 +61,8 @@ def serve(host: str, port: int, db: str | None, tables_file: Path | None) -> Non
         ) from None
     tables = DEFAULT_TABLES if tables_file is None else load_tables(tables_file.read_text())
     app = create_app(db, tables=tables)
+    if check:
+        click.echo(f"croupier: ready to serve {len(tables)} tables on http://{host}:{port}/")
+        return
     click.echo(f"croupier: serving {len(tables)} tables on http://{host}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, log_level="info")
