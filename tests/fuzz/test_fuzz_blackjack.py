@@ -62,9 +62,11 @@ def live_rounds(draw: st.DrawFn) -> BlackjackRound:
             cap = min(rnd.boxes[box].wagers[player] // 2, rnd.bankrolls[player])
             options = ["insure", *(["even_money"] if rnd.can_even_money() else [])]
             if draw(st.sampled_from(options)) == "even_money":
-                rnd.even_money()
+                _, error = attempt(rnd.even_money)
             else:
-                rnd.insure(draw(st.integers(0, max(cap, 0))))
+                _, error = attempt(rnd.insure, draw(st.integers(0, max(cap, 0))))
+            if error is not None:  # a short shoe ran dry when the dealer drew
+                return rnd
         elif rnd.current is not None:
             legal = rnd.legal_actions().names
             assert legal, "a hand to act with no decision open"
