@@ -102,6 +102,16 @@ def test_mutated_real_hands_replay_or_refuse(mutant: tuple[str, str]) -> None:
     check_replays(text, suffix)
 
 
+def test_an_actor_with_a_non_ascii_digit_is_refused() -> None:
+    """Found by the test above on a clean clone: ``p¹`` passed ``str.isdigit`` and then
+    broke ``int()``; it is now an unknown actor like any other."""
+    text = (
+        'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+        'starting_stacks = [200, 200]\nactions = ["p\u00b9 f"]\n'
+    )
+    check_replays(text, ".phh")
+
+
 @fuzz(60)
 @given(text=st.text(max_size=200))
 def test_loads_random_text_reads_or_refuses(text: str) -> None:

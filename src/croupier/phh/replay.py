@@ -154,7 +154,7 @@ class _Replayer:
         )
 
     def _seat(self, actor: str, where: str) -> int:
-        if not actor.startswith("p") or not actor[1:].isdigit():
+        if not actor.startswith("p") or not (actor[1:].isascii() and actor[1:].isdigit()):
             raise PHHError(f"unknown actor {actor!r}", where=where)
         seat = int(actor[1:])
         if not 1 <= seat <= self.hh.players:
