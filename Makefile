@@ -5,15 +5,16 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 RSTAMP := $(VENV)/.installed
 BSTAMP := $(VENV)/.installed-bench
+PORT   ?= 8000
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(RSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[play,store]'
+	$(BIN)/python -m pip install --quiet -e '.[play,store,server]'
 	touch $@
 
 $(STAMP): pyproject.toml | $(BIN)/python
@@ -24,16 +25,12 @@ $(BSTAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
-## run: the main job: pot-limit Omaha against three bots at a terminal table, every hand
-## recorded to the audit store; without a terminal, a short --auto session (the hand log)
+## run: the main job: the card room. `croupier serve` with a SQLite store (in the user's
+## data directory) and bot-filled tables of hold'em, Omaha, stud and blackjack; open the
+## URL it prints. The terminal game is `croupier play` (see docs/play.md).
 run: $(RSTAMP)
-	@if [ -t 0 ] && [ -t 1 ]; then \
-		$(BIN)/croupier play omaha --structure pot-limit --bots 3 --record; \
-	else \
-		echo "make run: no terminal here, so three bots play five hands (--auto)"; \
-		$(BIN)/croupier play omaha --structure pot-limit --bots 3 --auto --hands 5 --record; \
-		echo "make run: the hands are in the store above; list them with: $(BIN)/croupier history list"; \
-	fi
+	@echo "make run: the card room is at http://127.0.0.1:$(PORT)/ (Ctrl-C stops it; the terminal game: $(BIN)/croupier play omaha)"
+	$(BIN)/croupier serve --host 127.0.0.1 --port $(PORT)
 
 ## test: lint, strict type check, then the whole test suite (doctests included)
 test: $(STAMP)
@@ -46,6 +43,10 @@ test: $(STAMP)
 bench: $(BSTAMP)
 	$(BIN)/python -m benchmarks
 	$(BIN)/python -m benchmarks --only blackjack
+
+## screenshots: the README's pictures of the lobby and both tables, from a real browser
+screenshots: $(STAMP)
+	$(BIN)/python tests/browser/screenshots.py docs/screens
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -41,6 +41,14 @@ from benchmarks._harness import BenchResult, Config
 from benchmarks._machine import load_average, machine, machine_lines
 from benchmarks._report import print_summary, run_one
 
+
+def _server(cfg: Config) -> BenchResult:
+    """The card-room load benchmark (its httpx and websockets load only when it runs)."""
+    from benchmarks import bench_server
+
+    return bench_server.run(cfg)
+
+
 BENCHMARKS: dict[str, Callable[[Config], BenchResult]] = {
     "eval7": bench_eval7.run,
     "omaha": bench_omaha.run,
@@ -52,10 +60,11 @@ BENCHMARKS: dict[str, Callable[[Config], BenchResult]] = {
     "copy_blackjack": bench_copy_blackjack.run,
     "blackjack": bench_blackjack.run,
     "diff_pokerkit": bench_diff_pokerkit.run,
+    "server": _server,
 }
 """Every ``--only`` choice, in the order a run takes them."""
 
-OPT_IN: Final = ("blackjack", "diff_pokerkit")
+OPT_IN: Final = ("blackjack", "diff_pokerkit", "server")
 """Left out of the default run (too long for it; see benchmarks/README.md): ``--only`` them."""
 
 

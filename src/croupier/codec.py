@@ -67,10 +67,32 @@ def encode(obj: Any) -> dict[str, Any]:
     >>> encode(PlayerView(1, 90, 10, False, False, down=(Card.parse("As"), None)))
     {'seat': 1, 'stack': 90, 'bet': 10, 'folded': False, 'all_in': False, 'up': [], 'down': ['As', None]}
     """
-    return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    return {name: _plain(getattr(obj, name)) for name in _field_names(type(obj))}
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_SCALARS = frozenset({int, str, bool, float, type(None)})
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    """A dataclass's field names, looked up once per class (a server encodes views
+    thousands of times a second)."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
 
 
 def _plain(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is Card:
+        return str(value)
+    if kind is tuple or kind is list:
+        return [_plain(v) for v in value]
+    if kind in _FIELD_NAMES:
+        return encode(value)
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Enum):
@@ -153,11 +175,14 @@ class JsonView:
         """The log as lines of text."""
         return [e.describe() for e in self.events]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, event_dicts: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """A JSON-ready dict (cards as text, enums as their values, events tagged with
-        their type)."""
-        data = encode(self)
-        data["events"] = [event_to_dict(e) for e in self.events]
+        their type). ``event_dicts``, when given, are the events already encoded (a server
+        keeps each viewer's encoded log from one view to the next)."""
+        data = encode(dataclasses.replace(self, events=()))  # type: ignore[type-var]
+        data["events"] = (
+            [event_to_dict(e) for e in self.events] if event_dicts is None else event_dicts
+        )
         return data
 
     def to_json(self) -> str:

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from croupier.cli.app import cli
 from croupier.errors import CroupierError
+from croupier.server.config import blackjack_rules
 from croupier.server.tables import DEFAULT_TABLES, TableConfig, load_tables
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -54,7 +55,17 @@ def test_tables_files_are_checked() -> None:
         load_tables('[[table]]\nname = "a"\n[[table]]\nname = "a"\n')
     with pytest.raises(CroupierError, match="unknown game"):
         load_tables('[[table]]\nname = "a"\ngame = "snap"\n')
-    assert {c.rules().game.name for c in DEFAULT_TABLES} == {"holdem", "omaha", "stud7"}
+    poker = [c for c in DEFAULT_TABLES if c.kind == "poker"]
+    assert {c.rules().game.name for c in poker} == {"holdem", "omaha", "stud7"}
+    for config in poker:
+        config.rules().validate()
+    blackjack = [c for c in DEFAULT_TABLES if c.kind == "blackjack"]
+    assert [c.name for c in blackjack] == ["blackjack-1"]
+    blackjack[0].check()
+    rules = blackjack_rules(blackjack[0])
+    rules.validate()
+    assert rules.boxes == blackjack[0].seats == 7
+    assert len(DEFAULT_TABLES) == len(poker) + len(blackjack)
     assert TableConfig("s", game="stud7").rules().bring_in == 5
 
 

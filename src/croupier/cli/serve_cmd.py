@@ -10,6 +10,8 @@ uvicorn are imported only when the command runs.
 
 from __future__ import annotations
 
+import socket
+from datetime import timedelta
 from pathlib import Path
 
 import click
@@ -36,11 +38,47 @@ __all__ = ["serve"]
     help="The tables ([[table]] entries); default: a few bot-filled tables.",
 )
 @click.option(
+    "--admin",
+    "admins",
+    metavar="NAME",
+    multiple=True,
+    help="An account that may use the admin API (repeat for more).",
+)
+@click.option(
+    "--public-url",
+    metavar="URL",
+    default=None,
+    help="Where clients reach this process (the lobby shows it); default http://HOST:PORT.",
+)
+@click.option(
+    "--lease-ttl",
+    type=click.FloatRange(1.0, 3600.0),
+    default=10.0,
+    show_default=True,
+    help="Seconds a table's lease lasts unrenewed: another server sharing the database takes a dead one's tables over after that.",
+)
+@click.option(
+    "--ws-compression/--no-ws-compression",
+    default=False,
+    show_default=True,
+    help="Offer permessage-deflate on the WebSocket (saves bandwidth on slow links, costs server CPU on every message).",
+)
+@click.option(
     "--check",
     is_flag=True,
     help="Check the options, the store and the tables, then exit without serving.",
 )
-def serve(host: str, port: int, db: str | None, tables_file: Path | None, check: bool) -> None:
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    tables_file: Path | None,
+    admins: tuple[str, ...],
+    public_url: str | None,
+    lease_ttl: float,
+    ws_compression: bool,
+    check: bool,
+) -> None:
     """Run the table server: the HTTP API and WS /ws (see docs/protocol.md).
 
     >>> from click.testing import CliRunner
@@ -60,9 +98,42 @@ def serve(host: str, port: int, db: str | None, tables_file: Path | None, check:
             f"the server needs {error.name!r}: pip install 'croupier[server]'"
         ) from None
     tables = DEFAULT_TABLES if tables_file is None else load_tables(tables_file.read_text())
-    app = create_app(db, tables=tables)
     if check:
+        create_app(db, tables=tables, admins=admins, lease_ttl=timedelta(seconds=lease_ttl))
         click.echo(f"croupier: ready to serve {len(tables)} tables on http://{host}:{port}/")
         return
+    # listen first: a lease left by an earlier run at this address is then known dead
+    listener = _listen(host, port)
+    port = listener.getsockname()[1]
+    url = public_url or f"http://{host}:{port}"
+    app = create_app(
+        db,
+        tables=tables,
+        admins=admins,
+        url=url,
+        lease_ttl=timedelta(seconds=lease_ttl),
+        url_is_exclusive=True,
+    )
     click.echo(f"croupier: serving {len(tables)} tables on http://{host}:{port}/", err=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=4 * MAX_MESSAGE_BYTES, log_level="info")
+    uvicorn.run(
+        app,
+        fd=listener.fileno(),
+        ws_max_size=4 * MAX_MESSAGE_BYTES,
+        ws_per_message_deflate=ws_compression,
+        log_level="info",
+    )
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; a one-line error when it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    listener.listen(2048)
+    listener.set_inheritable(True)
+    return listener

@@ -395,6 +395,37 @@ class Table(Seating):
         self._start_chips = sum(stacks.values())
         return hand
 
+    def resume_hand(self, plan: HandPlan, hand: HandState, number: int) -> None:
+        """Carry on with a hand dealt by this table's plan ``plan`` as hand ``number`` and
+        rebuilt from its log (a server restarting after a crash): the table is as it was
+        when the hand was dealt, the hand as it was at its last logged event.
+
+        >>> table = Table(TableRules(), seats=6, seed=4)
+        >>> table.sit("Ann", 2, 100); table.sit("Bob", 5, 100)
+        >>> hand = table.start_hand(); plan = table.plan
+        >>> again = Table(TableRules(), seats=6); again.sit("Ann", 2, 100); again.sit("Bob", 5, 100)
+        >>> again.resume_hand(plan, HandState.replay(TableRules(), hand.events), 1)
+        >>> again.hand.fold(); again.finish_hand(again.hand).describe()
+        'hand 1 over: Ann 95, Bob 105'
+        """
+        self._between_hands("resume a hand")
+        stacks = {s: self._seats[s].chips for s in plan.seats if s in self._seats}
+        started = hand.events[0]
+        if not isinstance(started, ev.HandStarted) or stacks != dict(
+            zip(started.seats, started.stacks, strict=True)
+        ):
+            raise TableError("the hand's seats and stacks are not the table's")
+        self.hand_number = number
+        for seat, player in self._seats.items():
+            dealt = seat in plan.seats
+            player.in_rotation = dealt
+            player.has_played = player.has_played or dealt
+        if plan.button is not None:
+            self._last = _Positions(plan.button, plan.positions)
+        self.plan = plan
+        self.hand = hand
+        self._start_chips = sum(stacks.values())
+
     def finish_hand(self, hand: HandState) -> HandFinished:
         """Carry the final stacks over; busted players sit out or leave.
 

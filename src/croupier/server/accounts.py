@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from croupier.errors import CroupierError
+from croupier.server.journal import write_session
 
 __all__ = ["TOKEN_LIFETIME", "AccountRow", "Accounts", "AuthError", "TokenRow"]
 
@@ -124,30 +125,37 @@ class Accounts:
             name=name, password_hash=self._hasher.hash(password), created_at=self._clock()
         )
         try:
-            with Session(self._engine) as db, db.begin():
+            with write_session(self._engine) as db:
                 db.add(row)
         except IntegrityError:
             raise AuthError(f"the name {name!r} is taken") from None
 
     def login(self, name: str, password: str) -> tuple[str, datetime]:
-        """Check the password and open a session: the token and when it expires."""
-        with Session(self._engine) as db, db.begin():
+        """Check the password and open a session: the token and when it expires. The
+        argon2 check runs before the write transaction, which stays short (a journal
+        commit never waits behind a password hash)."""
+        with Session(self._engine) as db:
             account = db.scalars(select(AccountRow).where(AccountRow.name == name)).first()
             if account is None:
                 self._hasher.hash(password)  # the same work as a real check: no timing hint
                 raise AuthError("wrong name or password")
-            try:
-                self._hasher.verify(account.password_hash, password)
-            except (VerificationError, InvalidHashError):
-                raise AuthError("wrong name or password") from None
-            if self._hasher.check_needs_rehash(account.password_hash):
-                account.password_hash = self._hasher.hash(password)
-            now = self._clock()
+            account_id, stored = account.id, account.password_hash
+        try:
+            self._hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            raise AuthError("wrong name or password") from None
+        rehashed = self._hasher.hash(password) if self._hasher.check_needs_rehash(stored) else None
+        now = self._clock()
+        token = secrets.token_urlsafe(32)
+        expires = now + self.lifetime
+        with write_session(self._engine) as db:
+            if rehashed is not None:
+                row = db.get(AccountRow, account_id)
+                if row is not None:
+                    row.password_hash = rehashed
             db.execute(delete(TokenRow).where(TokenRow.expires_at <= now))
-            token = secrets.token_urlsafe(32)
-            expires = now + self.lifetime
             db.add(
-                TokenRow(token_hash=_hash_token(token), account_id=account.id, expires_at=expires)
+                TokenRow(token_hash=_hash_token(token), account_id=account_id, expires_at=expires)
             )
         return token, expires
 
@@ -169,5 +177,5 @@ class Accounts:
         >>> from sqlalchemy import create_engine
         >>> Accounts(create_engine("sqlite://")).logout("nothing")
         """
-        with Session(self._engine) as db, db.begin():
+        with write_session(self._engine) as db:
             db.execute(delete(TokenRow).where(TokenRow.token_hash == _hash_token(token)))

@@ -25,17 +25,20 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
+from pathlib import Path
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from sqlalchemy import text
 
 from croupier.errors import CroupierError
 from croupier.poker.views import censor, event_to_dict
 from croupier.server.accounts import TOKEN_LIFETIME, Accounts, AuthError
+from croupier.server.leases import LEASE_TTL
 from croupier.server.protocol import (
     Act,
     Credentials,
@@ -45,16 +48,24 @@ from croupier.server.protocol import (
     LobbyMessage,
     LoginReply,
     ProtocolError,
+    Rebuy,
     Sit,
+    SitIn,
+    SitOut,
     Watch,
     Welcome,
     parse_client,
 )
-from croupier.server.tables import DEFAULT_TABLES, TableConfig, TableRunner
+from croupier.server.room import Room
+from croupier.server.runner import ActionStats, RunnerBase
+from croupier.server.tables import DEFAULT_TABLES, TableConfig
 from croupier.store import Store
 from croupier.store.export import hand_to_dict, hands_to_phh
 
 __all__ = ["BURST", "RATE", "Connection", "RateLimit", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+"""The browser UI: plain HTML, CSS and JavaScript modules, served as they are."""
 
 RATE = 10.0
 """Messages a second a connection may send on average."""
@@ -118,38 +129,56 @@ def create_app(
     hasher: PasswordHasher | None = None,
     rate: float = RATE,
     burst: float = BURST,
+    admins: Sequence[str] = (),
+    url: str = "http://127.0.0.1:8000",
+    lease_ttl: timedelta = LEASE_TTL,
+    url_is_exclusive: bool = False,
 ) -> FastAPI:
     """The app over the store at ``db`` (see :meth:`Store.open`) with ``tables``; each
-    table's task starts with the app and stops with it.
+    table's task starts with the app and stops with it. ``admins`` are the account names
+    that may use the admin API (``/api/admin/...``); ``url`` is where clients reach this
+    process (the lobby shows it beside each table it hosts); ``lease_ttl`` how long a
+    table's lease lasts unrenewed, and ``url_is_exclusive`` says the caller already
+    listens at ``url`` (see :mod:`croupier.server.room`).
 
     >>> create_app("sqlite:///:memory:", tables=[]).title
     'croupier'
     """
     store = Store.open(db)
     accounts = Accounts(store.engine, lifetime=token_lifetime, hasher=hasher)
-    runners = {c.name: TableRunner(c, store) for c in tables}
-    tasks: list[asyncio.Task[None]] = []
+    stats = ActionStats()
+    room = Room(
+        store, tables, url=url, ttl=lease_ttl, stats=stats, url_is_exclusive=url_is_exclusive
+    )
+    runners = room.runners
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        tasks.extend(asyncio.create_task(r.run(), name=f"table {n}") for n, r in runners.items())
+        await room.start()
         try:
             yield
         finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-            tasks.clear()
+            await room.stop()
 
     app = FastAPI(title="croupier", lifespan=lifespan)
     app.state.store = store
     app.state.accounts = accounts
+    app.state.room = room
     app.state.runners = runners
+    app.state.stats = stats
 
     def lobby() -> LobbyMessage:
-        return LobbyMessage(tables=[r.info() for r in runners.values()])
+        return LobbyMessage(tables=room.lobby())
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> RedirectResponse:
+        return RedirectResponse("/static/favicon.svg")
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
@@ -157,13 +186,17 @@ def create_app(
 
     @app.get("/readyz")
     def readyz() -> JSONResponse:
-        problems = [f"table {t.get_name()} stopped" for t in tasks if t.done()]
+        problems = [
+            f"table {n} stopped: {runners[n].error!r}"
+            for n, t in room.tasks.items()
+            if t.done() and n in runners
+        ]
         try:
             with store.engine.connect() as connection:
                 connection.execute(text("SELECT 1"))
         except Exception as error:
             problems.append(f"store: {type(error).__name__}")
-        if len(tasks) != len(runners):
+        if any(name not in room.tasks for name in runners):
             problems.append("tables not started")
         status = 503 if problems else 200
         return JSONResponse({"ready": not problems, "problems": problems}, status_code=status)
@@ -188,19 +221,72 @@ def create_app(
             raise HTTPException(401, str(error)) from None
         return LoginReply(token=token, expires_at=expires.isoformat())
 
+    @app.get("/api/stats")
+    def get_stats() -> dict[str, Any]:
+        return {
+            "actions": stats.actions,
+            "hands": stats.hands,
+            "errors": stats.refused,
+            "latency_ms": stats.summary(),
+            "tables": len(runners),
+            "connections": sum(len(r.listeners) for r in runners.values()),
+        }
+
+    def bearer(authorization: str | None) -> str | None:
+        if authorization is None:
+            return None
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise HTTPException(401, "Authorization: Bearer <token> expected")
+        try:
+            return accounts.authenticate(token)
+        except AuthError as error:
+            raise HTTPException(401, str(error)) from None
+
+    def admin(authorization: str | None) -> str:
+        name = bearer(authorization)
+        if name is None:
+            raise HTTPException(401, "the admin API needs Authorization: Bearer <token>")
+        if name not in admins:
+            raise HTTPException(403, f"{name} is not an admin (croupier serve --admin NAME)")
+        return name
+
+    @app.post("/api/admin/tables", status_code=201)
+    async def open_table(
+        body: dict[str, Any], authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        admin(authorization)
+        try:
+            config = TableConfig.from_dict(body)
+        except CroupierError as error:
+            raise HTTPException(422, str(error)) from None
+        try:
+            return room.open_table(config).model_dump()
+        except CroupierError as error:
+            raise HTTPException(409, str(error)) from None
+
+    @app.delete("/api/admin/tables/{name}")
+    def close_table(
+        name: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        admin(authorization)
+        try:
+            room.close_table(name)  # the hand in play is finished first
+        except CroupierError as error:
+            raise HTTPException(404, str(error)) from None
+        return {"table": name, "closing": True}
+
+    @app.get("/api/admin/ledger")
+    def ledger(authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        admin(authorization)
+        report = store.verify()
+        return {"ok": report.ok, "problems": [str(p) for p in report.problems]}
+
     @app.get("/api/hands/{hand_id}")
     def get_hand(
         hand_id: int, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        name = None
-        if authorization is not None:
-            scheme, _, token = authorization.partition(" ")
-            if scheme.lower() != "bearer" or not token:
-                raise HTTPException(401, "Authorization: Bearer <token> expected")
-            try:
-                name = accounts.authenticate(token)
-            except AuthError as error:
-                raise HTTPException(401, str(error)) from None
+        name = bearer(authorization)
         try:
             stored = store.hand(hand_id)
         except CroupierError as error:
@@ -227,8 +313,11 @@ def create_app(
             if connection is None:
                 return
             writer = asyncio.create_task(_write(socket, connection))
-            connection.send(Welcome(player=connection.name))
+            seated = [n for n, r in runners.items() if r.seat_of(connection.name) is not None]
+            connection.send(Welcome(player=connection.name, seated=seated))
             connection.send(lobby())
+            for name in seated:  # a reconnection: the full view of the hand in play
+                runners[name].watch(connection)
             while True:
                 raw = await socket.receive_text()
                 if not limit.allow():
@@ -239,7 +328,7 @@ def create_app(
                 except ProtocolError as error:
                     connection.send(_error(error.code, str(error)))
                     continue
-                reply = _handle(message, connection, runners)
+                reply = _handle(message, connection, runners, room)
                 if reply is not None:
                     connection.send(reply)
         except WebSocketDisconnect:
@@ -286,13 +375,16 @@ async def _write(socket: WebSocket, connection: Connection) -> None:
 
 
 def _handle(
-    message: Any, connection: Connection, runners: dict[str, TableRunner]
+    message: Any, connection: Connection, runners: dict[str, RunnerBase], room: Room
 ) -> ErrorMessage | None:
     """Carry out one validated client message; an error message when refused."""
     if isinstance(message, Hello):
         return _error("already_greeted", "hello is only the first message")
     runner = runners.get(message.table)
     if runner is None:
+        host = next((t.host for t in room.lobby() if t.name == message.table), None)
+        if host is not None and host != room.url:
+            return _error("table_moved", f"table {message.table} is hosted at {host}")
         return _error("no_table", f"no table {message.table!r}: see the lobby")
     if isinstance(message, Watch):
         runner.watch(connection)
@@ -307,10 +399,15 @@ def _handle(
         if isinstance(message, Leave):
             runner.leave(connection.name)
             return None
-        assert isinstance(message, Act)
-        action = message.to_action()
-    except ProtocolError as error:
-        return _error(error.code, str(error))
+        if isinstance(message, SitOut):
+            runner.sit_out(connection.name)
+            return None
+        if isinstance(message, SitIn):
+            runner.sit_in(connection.name)
+            return None
+        if isinstance(message, Rebuy):
+            runner.rebuy(connection.name, message.amount)
+            return None
     except CroupierError as error:
         return ErrorMessage(
             code="refused",
@@ -318,4 +415,5 @@ def _handle(
             rule=getattr(error, "rule", None),
             allowed=getattr(error, "allowed", None),
         )
-    return runner.act(connection.name, action, message.hand)
+    assert isinstance(message, Act)
+    return runner.act(connection.name, message.action, message.hand)

@@ -40,14 +40,18 @@ __all__ = [
     "Credentials",
     "ErrorMessage",
     "HandFinishedMessage",
+    "HandVoidedMessage",
     "Hello",
     "Leave",
     "LobbyMessage",
     "LoginReply",
     "PlayerResult",
     "ProtocolError",
+    "Rebuy",
     "ServerMessage",
     "Sit",
+    "SitIn",
+    "SitOut",
     "TableInfo",
     "ViewMessage",
     "Watch",
@@ -129,10 +133,14 @@ class Leave(_Message):
 
 
 class Act(_Message):
-    """Make a poker action for the client's own seat, in the engine's text form
-    (:func:`~croupier.poker.actions.parse_action`: ``fold``, ``check``, ``call``,
-    ``raise to 40``, ``cbr 40``, ``bring in 5``, ``discard 2c 7h``...). ``hand``, when
-    given, is the hand number the client means; an action for another hand is refused.
+    """Make an action for the client's own seat, in the engine's text form. Poker
+    (:func:`~croupier.poker.actions.parse_action`): ``fold``, ``check``, ``call``,
+    ``raise to 40``, ``cbr 40``, ``bring in 5``, ``discard 2c 7h``... Blackjack
+    (:func:`~croupier.blackjack.actions.parse_action`, the player filled in by the
+    server): ``wager 10`` (on the player's own box) or ``wager 3 10`` (backing box 3),
+    ``hit``, ``stand``, ``double``, ``split``, ``surrender``, ``insure 5``, ``decline``,
+    ``even money``. ``hand``, when given, is the hand (round) number the client means; an
+    action for another hand is refused.
 
     >>> Act(table="t", action="call").to_action()
     Call()
@@ -157,13 +165,49 @@ class Act(_Message):
             raise ProtocolError("bad_action", str(error)) from None
 
 
-ClientMessage = Annotated[Hello | Watch | Sit | Leave | Act, Field(discriminator="type")]
-"""Any client message, told apart by ``type`` (blackjack plays will join this union)."""
+class SitOut(_Message):
+    """Keep the seat but skip the next hands (from the next hand on) until :class:`SitIn`.
 
-_CLIENT: TypeAdapter[Hello | Watch | Sit | Leave | Act] = TypeAdapter(ClientMessage)
+    >>> SitOut(table="holdem-1").type
+    'sit_out'
+    """
+
+    type: Literal["sit_out"] = "sit_out"
+    table: str = Field(pattern=NAME)
 
 
-def parse_client(raw: str | bytes) -> Hello | Watch | Sit | Leave | Act:
+class SitIn(_Message):
+    """Be dealt in again after :class:`SitOut`.
+
+    >>> SitIn(table="holdem-1").type
+    'sit_in'
+    """
+
+    type: Literal["sit_in"] = "sit_in"
+    table: str = Field(pattern=NAME)
+
+
+class Rebuy(_Message):
+    """Buy ``amount`` more chips (between hands: during a hand it waits for the hand's end);
+    the stack may not pass the table's buy-in.
+
+    >>> Rebuy(table="holdem-1", amount=500).amount
+    500
+    """
+
+    type: Literal["rebuy"] = "rebuy"
+    table: str = Field(pattern=NAME)
+    amount: int = Field(ge=1, le=10**12)
+
+
+AnyClientMessage = Hello | Watch | Sit | Leave | Act | SitOut | SitIn | Rebuy
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+"""Any client message, told apart by ``type``."""
+
+_CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client(raw: str | bytes) -> AnyClientMessage:
     """Validate one client message; anything wrong raises :class:`ProtocolError` naming it.
 
     >>> parse_client("{oops")
@@ -217,6 +261,11 @@ class TableInfo(_Message):
     buy_in: int
     hand: int
     """Hands dealt so far."""
+    kind: Literal["poker", "blackjack"] = "poker"
+    time_bank: float = 30.0
+    """Seconds a player has to act."""
+    host: str | None = None
+    """The server process hosting the table (its URL), when several share a database."""
 
 
 class Welcome(_Message):
@@ -228,6 +277,8 @@ class Welcome(_Message):
 
     type: Literal["welcome"] = "welcome"
     player: str | None
+    seated: list[str] = []
+    """The tables where the player already sits (a reconnection: their views follow)."""
 
 
 class LobbyMessage(_Message):
@@ -268,6 +319,14 @@ class ViewMessage(_Message):
     table: str
     hand: int
     view: dict[str, Any]
+    kind: Literal["poker", "blackjack"] = "poker"
+    """Which engine's :class:`SeatView` ``view`` is."""
+    time_left: float | None = None
+    """Seconds the player to act has left (None: nobody waits on a person)."""
+    commitment: str | None = None
+    """The digest of the deal's commitment (the hand's deck; blackjack: the shoe's)."""
+    names: dict[str, str] = {}
+    """Who sits where: seat (poker) or box (blackjack) number → player name."""
 
 
 class PlayerResult(_Message):
@@ -297,7 +356,26 @@ class HandFinishedMessage(_Message):
     hand: int
     hand_id: int
     results: list[PlayerResult]
-    reveal: dict[str, str]
+    reveal: dict[str, str] | None
+    """The deck's order and salt (:meth:`DeckReveal.to_dict`); None for a blackjack round
+    whose shoe is still in play (the shoe is revealed with the round that finishes it)."""
+    kind: Literal["poker", "blackjack"] = "poker"
+    commitment: str | None = None
+    """The digest this reveal opens."""
+
+
+class HandVoidedMessage(_Message):
+    """A hand interrupted by a server crash was voided (the table's ``on_crash = "void"``):
+    every wager went back, the stacks are as before the hand.
+
+    >>> HandVoidedMessage(table="t", hand=3, reason="server restarted").hand
+    3
+    """
+
+    type: Literal["hand_voided"] = "hand_voided"
+    table: str
+    hand: int
+    reason: str
 
 
 class ErrorMessage(_Message):
@@ -316,7 +394,13 @@ class ErrorMessage(_Message):
 
 
 ServerMessage = Annotated[
-    Welcome | LobbyMessage | CommitmentMessage | ViewMessage | HandFinishedMessage | ErrorMessage,
+    Welcome
+    | LobbyMessage
+    | CommitmentMessage
+    | ViewMessage
+    | HandFinishedMessage
+    | HandVoidedMessage
+    | ErrorMessage,
     Field(discriminator="type"),
 ]
 """Any server message, told apart by ``type``."""
@@ -345,7 +429,7 @@ class LoginReply(_Message):
     expires_at: str
 
 
-CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (Hello, Watch, Sit, Leave, Act)
+CLIENT_MESSAGES: tuple[type[BaseModel], ...] = (Hello, Watch, Sit, Leave, Act, SitOut, SitIn, Rebuy)
 """The client messages, in the order docs/protocol.md lists them."""
 SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     Welcome,
@@ -353,6 +437,7 @@ SERVER_MESSAGES: tuple[type[BaseModel], ...] = (
     CommitmentMessage,
     ViewMessage,
     HandFinishedMessage,
+    HandVoidedMessage,
     ErrorMessage,
 )
 """The server messages, in the order docs/protocol.md lists them."""

@@ -1,192 +1,213 @@
-"""The server's tables: their configuration (TOML) and the asyncio task that runs each.
+"""The poker table task, and :func:`make_runner`, the task for any table.
 
 A :class:`TableRunner` owns one poker :class:`~croupier.poker.table.Table` and deals hand
-after hand: it commits to the shuffled deck and sends the commitment to everyone at the
+after hand: it commits to the shuffled deck, journals the hand with the committed order
+(:class:`~croupier.server.journal.Journal`) and sends the commitment to everyone at the
 table before the first card, lets bots act (from :data:`~croupier.poker.bots.BOTS`) and
-waits for a human seat's action (a human acts only for his own seat, and the engine
-refuses an action out of turn with its rule id); a seat that does not act within the
-time bank checks when that is free, else folds. After every change each connection gets
-its own :class:`~croupier.poker.views.SeatView` (a spectator, or a player not dealt in,
-the public one). At the end of a hand it is recorded in the audit store
-(:meth:`~croupier.store.Store.record_poker_hand`, one transaction) **before** the result
-and the deck reveal are sent.
+waits for a person's action (a person acts only for his own seat and only when the
+table waits for it; the engine refuses an illegal action with its rule id); a seat that
+does not act within the time bank checks when that is free, else folds. **Every
+accepted action is committed to the journal before it is broadcast**; then each
+connection gets its own :class:`~croupier.poker.views.SeatView` (a spectator, or a
+player not dealt in, the public one). At the end of a hand it is recorded in the audit
+store and its journal deleted in one transaction, **before** the result and the deck
+reveal are sent.
 
->>> config = TableConfig.from_dict({"name": "nl-1", "game": "holdem", "bots": 2})
->>> config.rules().game.name, config.seats, config.buy_in_chips()
-('holdem', 6, 1000)
->>> [c.name for c in load_tables('[[table]]\\nname = "a"\\n[[table]]\\nname = "b"\\ngame = "omaha"')]
-['a', 'b']
+A table restarted after a crash carries on with its store session: the players sit
+where the store says, with the chips the ledger gives them, and the hand the journal
+holds is replayed from its log and played on (``on_crash = "resume"``, the default) or
+voided (``on_crash = "void"``: every wager goes back, as no chip of an unfinished hand
+ever reaches the ledger).
+
+The tables' settings (:class:`~croupier.server.config.TableConfig`, ``DEFAULT_TABLES``,
+``load_tables``) live in :mod:`croupier.server.config`; they are importable from here too.
+
+>>> store = Store.open("sqlite:///:memory:")
+>>> [make_runner(c, store, Journal(store.engine)).kind for c in DEFAULT_TABLES]
+['poker', 'poker', 'poker', 'blackjack']
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import random
-import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
-from typing import Any, Protocol
+from typing import Any
 
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, InvalidActionError
 from croupier.fairness import commit_deck
 from croupier.poker._core import Phase
-from croupier.poker.actions import Action
+from croupier.poker.actions import Action, parse_action
 from croupier.poker.bots import BOTS
-from croupier.poker.games import ForcedBets, game_by_name
 from croupier.poker.policies import Policy
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
-from croupier.poker.structures import FixedLimit, structure_for_stakes
-from croupier.poker.table import Table, default_action
+from croupier.poker.structures import STRUCTURES
+from croupier.poker.table import HandPlan, Table, default_action
+from croupier.poker.views import event_from_dict, event_to_dict
+from croupier.server.config import DEFAULT_TABLES, TableConfig, load_tables
+from croupier.server.journal import Journal, LiveHand
 from croupier.server.protocol import (
-    CommitmentMessage,
     ErrorMessage,
     HandFinishedMessage,
     PlayerResult,
     TableInfo,
     ViewMessage,
 )
+from croupier.server.runner import ActionStats, Listener, RunnerBase
 from croupier.store import Store
 
-__all__ = ["DEFAULT_TABLES", "Listener", "TableConfig", "TableRunner", "load_tables"]
+__all__ = [
+    "DEFAULT_TABLES",
+    "Listener",
+    "TableConfig",
+    "TableRunner",
+    "load_tables",
+    "make_runner",
+]
 
 
-@dataclass(frozen=True)
-class TableConfig:
-    """One table as the TOML file declares it (``[[table]]``; every key but ``name`` is
-    optional). ``blinds`` are the blinds (stud: ``[bring-in, small bet]``).
+def _moved_on(hand: HandState, count: int) -> bool:
+    """Whether ``hand`` got past its first ``count`` events (someone acted)."""
+    return len(hand.events) != count or hand.is_complete
 
-    >>> TableConfig("t", game="stud7").rules().blinds
-    ()
+
+_STRUCTURE_NAMES = {kind: name for name, kind in STRUCTURES.items()}
+
+
+def _plan_to_dict(plan: HandPlan) -> dict[str, Any]:
+    return {
+        "seats": list(plan.seats),
+        "button": plan.button,
+        "dead_button": plan.dead_button,
+        "dealer_seat": plan.dealer_seat,
+        "blinds": [list(b) for b in plan.blinds],
+        "dead_blinds": list(plan.dead_blinds),
+        "positions": [list(p) for p in plan.positions],
+    }
+
+
+def _plan_from_dict(data: Mapping[str, Any], rules: TableRules) -> HandPlan:
+    return HandPlan(
+        seats=tuple(data["seats"]),
+        button=data["button"],
+        dead_button=data["dead_button"],
+        dealer_seat=data["dealer_seat"],
+        blinds=tuple((s, a) for s, a in data["blinds"]),
+        dead_blinds=tuple(data["dead_blinds"]),
+        positions=tuple((s, n) for s, n in data["positions"]),
+        rules=rules,
+    )
+
+
+def make_runner(
+    config: TableConfig, store: Store, journal: Journal, stats: ActionStats | None = None
+) -> RunnerBase:
+    """The task for ``config``: a :class:`TableRunner`, or a blackjack runner.
+
+    >>> store = Store.open("sqlite:///:memory:")
+    >>> make_runner(TableConfig("t"), store, Journal(store.engine)).kind
+    'poker'
     """
+    if config.kind == "blackjack":
+        from croupier.server.blackjack_table import BlackjackRunner
 
-    name: str
-    game: str = "holdem"
-    structure: str = "no-limit"
-    blinds: tuple[int, ...] = (5, 10)
-    seats: int = 6
-    bots: int = 2
-    """Seats 1..bots are bots."""
-    bot_style: str = "random"
-    buy_in: int | None = None
-    """Chips a player sits down with (default: 100 big blinds)."""
-    time_bank: float = 30.0
-    """Seconds a human seat has to act."""
-    bot_delay: float = 0.3
-    """Seconds a bot waits before acting (so people can follow the hand)."""
-    play_without_humans: bool = False
-    """Deal hands with bots only (else the table waits for a person to sit)."""
-    seed: int | None = None
-    """Seed the shuffles (tests only: a seeded deal proves nothing)."""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TableConfig:
-        """Build from a TOML table; unknown keys raise :class:`CroupierError`."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise CroupierError(f"unknown table setting(s): {', '.join(unknown)}")
-        values = dict(data)
-        if "blinds" in values:
-            values["blinds"] = tuple(values["blinds"])
-        config = cls(**values)
-        if config.bot_style not in BOTS:
-            raise CroupierError(f"unknown bot style {config.bot_style!r}: one of {sorted(BOTS)}")
-        if not 0 <= config.bots <= config.seats:
-            raise CroupierError(f"table {config.name}: bots must be 0..{config.seats}")
-        config.rules().validate()
-        return config
-
-    def rules(self) -> TableRules:
-        """The table's rules."""
-        game = game_by_name(self.game)
-        big = self.blinds[-1]
-        if game.forced is ForcedBets.BLINDS:
-            return TableRules(game, structure_for_stakes(self.structure, big), blinds=self.blinds)
-        low = self.blinds[0] if len(self.blinds) > 1 else max(1, big // 2)
-        return TableRules(
-            game, FixedLimit(big, 2 * big), blinds=(), ante=1, bring_in=low, table_minimum=low
-        )
-
-    def buy_in_chips(self) -> int:
-        """The buy-in (default 100 big blinds)."""
-        return self.buy_in if self.buy_in is not None else 100 * self.blinds[-1]
+        return BlackjackRunner(config, store, journal, stats)
+    return TableRunner(config, store, journal, stats)
 
 
-DEFAULT_TABLES = (
-    TableConfig("holdem-1", "holdem", "no-limit", (5, 10), seats=6, bots=3),
-    TableConfig("omaha-1", "omaha", "pot-limit", (5, 10), seats=6, bots=3),
-    TableConfig("stud-1", "stud7", blinds=(5, 10), seats=6, bots=3),
-)
-"""The tables ``croupier serve`` opens without ``--tables``."""
+class TableRunner(RunnerBase):
+    """Run one poker table as an asyncio task (see the module docstring).
 
-
-def load_tables(text: str) -> list[TableConfig]:
-    """The ``[[table]]`` entries of a TOML document (names must be unique)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise CroupierError(f"bad tables file: {error}") from None
-    configs = [TableConfig.from_dict(t) for t in data.get("table", [])]
-    names = [c.name for c in configs]
-    if len(set(names)) != len(names) or not configs:
-        raise CroupierError("a tables file lists one or more tables with unique names")
-    return configs
-
-
-class Listener(Protocol):
-    """Someone at a table: a player (``name``) or a spectator (``name`` None) whose
-    ``send`` queues a message (it never blocks the table).
-
-    >>> Listener.__name__
-    'Listener'
-    """
-
-    name: str | None
-
-    def send(self, message: Any) -> None:
-        """Queue a pydantic message for the client."""
-
-
-class TableRunner:
-    """Run one table as an asyncio task (see the module docstring).
-
-    >>> runner = TableRunner(TableConfig("t", bots=2), Store.open("sqlite:///:memory:"))
+    >>> store = Store.open("sqlite:///:memory:")
+    >>> runner = TableRunner(TableConfig("t", bots=2), store, Journal(store.engine))
     >>> runner.info().players
     ['bot-1', 'bot-2']
     """
 
-    def __init__(self, config: TableConfig, store: Store) -> None:
+    kind = "poker"
+
+    def __init__(
+        self,
+        config: TableConfig,
+        store: Store,
+        journal: Journal | None = None,
+        stats: ActionStats | None = None,
+    ) -> None:
+        super().__init__(
+            config.name,
+            store,
+            journal if journal is not None else Journal(store.engine),
+            time_bank=config.time_bank,
+            on_crash=config.on_crash,
+            stats=stats,
+        )
         self.config = config
         """The table's settings."""
-        self.store = store
-        self.table = Table(config.rules(), config.seats, seed=config.seed)
+        rules = config.rules()
+        self.table = Table(rules, config.seats, seed=config.seed)
         """The engine's table."""
-        self.session = store.start_session(config.rules(), seed=config.seed, label=config.name)
-        """The store session of this table."""
-        self.listeners: set[Listener] = set()
-        """Everyone watching or seated."""
-        self.hand_ids: list[int] = []
-        """The store ids of the hands recorded, in order."""
+        self.session = self.reopen_session(rules, config.seed)
+        """The store session of this table (a restart carries on with it)."""
+        self._rng = random.Random(config.seed)
         self._bots: dict[str, Policy] = {}
         self._leaving: set[str] = set()
         self._pending: dict[str, int | None] = {}
-        self._acted = asyncio.Event()
-        self._changed = asyncio.Event()
-        rng = random.Random(config.seed)
-        for seat in range(1, config.bots + 1):
-            name = f"bot-{seat}"
-            self._bots[name] = BOTS[config.bot_style](random.Random(rng.random()))
-            self._seat(name, seat, config.bot_style)
-        self.error: BaseException | None = None
-        """What stopped the task, if anything did."""
+        self._rebuys: dict[str, int] = {}
+        self._sitting_out: set[str] = set()
+        self._sitting_in: set[str] = set()
+        self._reveal: Any = None
+        self._restore()
+
+    # ------------------------------------------------------------------ restarts
+    def _restore(self) -> None:
+        """Seat the players the store has at this table; take up an interrupted hand."""
+        assert self.session is not None
+        balances = self.store.balances(self.session)
+        seating = self.store.seating(self.session)
+        self.table.hand_number = len(self.store.hands(self.session))
+        for name, (seat, policy) in sorted(seating.items(), key=lambda item: item[1][0]):
+            chips = balances.get(name, 0)
+            if chips > 0 and seat not in self.table.seats:
+                self.table.sit(name, seat, chips)
+                if policy is not None:
+                    self._bots[name] = self._bot(policy)
+        if not self.table.seats:
+            for seat in range(1, self.config.bots + 1):
+                name = f"bot-{seat}"
+                self._bots[name] = self._bot(self.config.bot_style)
+                self._seat(name, seat, self.config.bot_style)
+        live = self.journal.interrupted(self.name)
+        if live is None:
+            return
+        if live.session != self.session.id or self.on_crash == "void":
+            self.void_interrupted(live.id, live.number, "the server restarted mid-hand")
+            return
+        self._resume(live)
+
+    def _resume(self, live: LiveHand) -> None:
+        rules = self.config.rules()
+        events = [event_from_dict(e) for e in live.events]
+        hand = HandState.replay(rules, events, automatic=False)
+        while hand.phase is Phase.DEALER:
+            hand.step()
+        hand.automatic = True
+        plan = _plan_from_dict(live.state["plan"], rules)
+        self.table.resume_hand(plan, hand, live.number)
+        self.adopt(live.id, len(live.events), live.commitment)
+        self._reveal = live.reveal
+        self.resumed.append(live.number)
+
+    def _bot(self, style: str) -> Policy:
+        return BOTS[style if style in BOTS else "random"](random.Random(self._rng.random()))
 
     # ------------------------------------------------------------------ seats
     def _seat(self, name: str, seat: int | None, policy: str | None) -> int:
         chips = self.config.buy_in_chips()
         self.table.sit(name, seat, chips)
         taken = next(s for s, p in self.table.seats.items() if p.name == name)
+        assert self.session is not None
         self.store.sit(self.session, name, taken, policy)
         self.store.buy_in(self.session, name, chips)
         return taken
@@ -207,6 +228,10 @@ class TableRunner:
             raise CroupierError(f"the buy-in at {self.config.name} is {self.config.buy_in_chips()}")
         if name in self._pending:
             raise CroupierError(f"{name} is already waiting for a seat")
+        if seat is not None and (seat in self.table.seats or not 1 <= seat <= self.config.seats):
+            raise CroupierError(f"seat {seat} is not free at {self.config.name}")
+        if len(self.table.seats) + len(self._pending) >= self.config.seats:
+            raise CroupierError(f"{self.config.name} is full")
         if self.table.hand is not None:
             self._pending[name] = seat
             return None
@@ -216,6 +241,8 @@ class TableRunner:
 
     def leave(self, name: str) -> None:
         """Leave now between hands, else when the hand in play is over."""
+        if self._pending.pop(name, "absent") != "absent":
+            return
         if self.seat_of(name) is None:
             raise CroupierError(f"{name} has no seat at {self.config.name}")
         if self.table.hand is None:
@@ -224,37 +251,92 @@ class TableRunner:
             self._leaving.add(name)
             self._acted.set()
 
+    def sit_out(self, name: str) -> None:
+        """Skip hands from the next one on (the seat is kept)."""
+        if self.seat_of(name) is None:
+            raise CroupierError(f"{name} has no seat at {self.config.name}")
+        self._sitting_out.add(name)
+        if self.table.hand is None:
+            self.table.sit_out(name)
+
+    def sit_in(self, name: str) -> None:
+        """Be dealt in again (the table's rules say when: a new player waits for the big
+        blind by default)."""
+        if self.seat_of(name) is None:
+            raise CroupierError(f"{name} has no seat at {self.config.name}")
+        self._sitting_out.discard(name)
+        self._sitting_in.add(name)
+        if self.table.hand is None:
+            self._sitting_in.discard(name)
+            self.table.sit_in(name)
+            self._changed.set()
+
+    def rebuy(self, name: str, amount: int) -> None:
+        """Add chips between hands (now, or when the hand in play is over); the stack may
+        not pass the buy-in."""
+        if self.seat_of(name) is None or name in self._bots:
+            raise CroupierError(f"{name} has no seat at {self.config.name}")
+        have = self.table.stacks.get(name, 0) + self._rebuys.get(name, 0)
+        cap = self.config.buy_in_chips()
+        if amount < 1 or have + amount > cap:
+            raise CroupierError(
+                f"a rebuy of {amount} would make {have + amount}: at most {cap} at this table"
+            )
+        if self.table.hand is None:
+            self._buy(name, amount)
+        else:
+            self._rebuys[name] = self._rebuys.get(name, 0) + amount
+
+    def _buy(self, name: str, amount: int) -> None:
+        self.table.buy_in(name, amount)
+        assert self.session is not None
+        self.store.buy_in(self.session, name, amount)
+        self._changed.set()
+
     def _cash_out(self, name: str) -> None:
         chips = self.table.leave(name, "left the table")
+        assert self.session is not None
         self.store.cash_out(self.session, name, chips)
         self._leaving.discard(name)
+        self._sitting_out.discard(name)
 
     def humans(self) -> list[str]:
         """The people seated."""
         return [p.name for p in self.table.seats.values() if p.name not in self._bots]
 
+    def must_default(self, who: Any) -> bool:
+        player = self.table.seats.get(who)
+        return player is not None and player.name in self._leaving
+
     # ------------------------------------------------------------------ actions
-    def act(self, name: str, action: Action, hand_number: int | None) -> ErrorMessage | None:
-        """Apply ``name``'s action for his own seat; an error message when refused."""
+    def act(self, name: str, text: str, hand_number: int | None) -> ErrorMessage | None:
+        """Apply ``name``'s action (engine text) for his own seat; an error when refused."""
+        try:
+            action = parse_action(text)
+        except InvalidActionError as error:
+            return self.refuse("bad_action", str(error))
         seat = self.seat_of(name)
         hand = self.table.hand
         if seat is None or name in self._bots:
-            return ErrorMessage(code="not_seated", message=f"{name} has no seat here")
+            return self.refuse("not_seated", f"{name} has no seat here")
         if hand is None or hand.is_complete or hand.phase is Phase.DEALER:
-            return ErrorMessage(code="no_hand", message="no hand is waiting for an action")
+            return self.refuse("no_hand", "no hand is waiting for an action")
         if hand_number is not None and hand_number != self.table.hand_number:
-            return ErrorMessage(
-                code="stale",
-                message=f"hand {hand_number} is over: hand {self.table.hand_number} is in play",
+            return self.refuse(
+                "stale", f"hand {hand_number} is over: hand {self.table.hand_number} is in play"
             )
+        if self.expecting() != seat:
+            try:
+                hand.verify(action.for_seat(seat))
+            except CroupierError as error:
+                return self.refuse("illegal", str(error), error)
+            return self.refuse("not_your_turn", f"the table is not waiting for seat {seat}")
         try:
             hand.apply(action.for_seat(seat))
         except CroupierError as error:
-            rule = getattr(error, "rule", None)
-            allowed = getattr(error, "allowed", None)
-            code = "illegal" if rule else "bad_action"
-            return ErrorMessage(code=code, message=str(error), rule=rule, allowed=allowed)
-        self._acted.set()
+            code = "illegal" if getattr(error, "rule", None) else "bad_action"
+            return self.refuse(code, str(error), error)
+        self.accepted()
         return None
 
     # ------------------------------------------------------------------ views
@@ -264,88 +346,79 @@ class TableRunner:
         return TableInfo(
             name=self.config.name,
             game=self.config.game,
-            structure=self.config.structure,
+            structure=_STRUCTURE_NAMES.get(type(self.table.rules.structure), self.config.structure),
             blinds=list(self.config.blinds),
             seats=self.config.seats,
             players=[taken[s].name for s in sorted(taken)],
             free_seats=[s for s in range(1, self.config.seats + 1) if s not in taken],
             buy_in=self.config.buy_in_chips(),
             hand=self.table.hand_number,
+            kind="poker",
+            time_bank=self.config.time_bank,
         )
 
-    def view_message(self, hand: HandState, listener: Listener) -> ViewMessage:
-        """The view ``listener`` may have of ``hand`` now."""
+    def view_message(self, listener: Listener) -> ViewMessage | None:
+        """The view ``listener`` may have of the hand in play now (None: no hand)."""
+        hand = self.table.hand
+        if hand is None or hand.phase is Phase.DEALER:
+            return None
         seat = self.seat_of(listener.name)
         viewer = seat if seat is not None and seat in hand.stacks else None
         return ViewMessage(
             table=self.config.name,
             hand=self.table.hand_number,
-            view=hand.view_for(viewer).to_dict(),
+            view=self._view_dict(hand, viewer),
+            kind="poker",
+            time_left=self.time_left(),
+            commitment=None if self.commitment is None else self.commitment.digest,
+            names={str(s): p.name for s, p in self.table.seats.items()},
         )
 
-    def _broadcast_views(self, hand: HandState) -> None:
-        for listener in list(self.listeners):
-            listener.send(self.view_message(hand, listener))
-
-    def _broadcast(self, message: Any) -> None:
-        for listener in list(self.listeners):
-            listener.send(message)
-
-    def watch(self, listener: Listener) -> None:
-        """Add a listener; it gets the current view at once."""
-        self.listeners.add(listener)
-        hand = self.table.hand
-        if hand is not None and hand.phase is not Phase.DEALER:
-            listener.send(self.view_message(hand, listener))
-        self._changed.set()
+    def _view_dict(self, hand: HandState, viewer: int | None) -> dict[str, Any]:
+        view = hand.view_for(viewer)
+        return view.to_dict(event_dicts=self.event_dicts.encode(viewer, view.events))
 
     # ------------------------------------------------------------------ the task
-    async def run(self, stop: asyncio.Event | None = None) -> None:
-        """Deal hands until cancelled (or ``stop`` is set between hands)."""
-        try:
-            while stop is None or not stop.is_set():
-                if not self._ready():
-                    self._changed.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), timeout=1.0)
-                    continue
-                await self.play_hand()
-        except asyncio.CancelledError:
-            raise
-        except BaseException as error:  # pragma: no cover - kept for /readyz
-            self.error = error
-            raise
-
-    def _ready(self) -> bool:
+    def ready(self) -> bool:
+        """Seat who waits, restock bots, cash out the busted; whether a hand can start."""
         for name, seat in list(self._pending.items()):
             del self._pending[name]
             free = seat is None or seat not in self.table.seats
             if free and len(self.table.seats) < self.config.seats:
                 self._seat(name, seat, None)
+        for name, amount in list(self._rebuys.items()):
+            del self._rebuys[name]
+            if self.seat_of(name) is not None:
+                self._buy(name, amount)
+        for name in list(self._sitting_out):
+            if self.seat_of(name) is not None and self.table.player(name).ready:
+                self.table.sit_out(name)
+        for name in list(self._sitting_in):
+            self._sitting_in.discard(name)
+            if self.seat_of(name) is not None:
+                self.table.sit_in(name)
         for name, chips in list(self.table.stacks.items()):
             if chips == 0 and name in self._bots:
-                self.table.buy_in(name, self.config.buy_in_chips())
-                self.store.buy_in(self.session, name, self.config.buy_in_chips())
+                self._buy(name, self.config.buy_in_chips())
             elif chips == 0:
                 self._cash_out(name)
+        if self.table.hand is not None:
+            return True  # a resumed hand
         if not self.config.play_without_humans and not self.humans():
             return False
         return self.table.can_start_hand()
 
     async def play_hand(self) -> int:
-        """Deal, play and record one hand; its store id."""
+        """Deal (or take up a resumed hand), play and record one hand; its store id."""
         table = self.table
-        hand = table.start_hand(automatic=False)
-        commitment, reveal = commit_deck(hand.deck.remaining)
-        self._broadcast(
-            CommitmentMessage(
-                table=self.config.name, hand=table.hand_number, digest=commitment.digest
-            )
-        )
-        while hand.phase is Phase.DEALER:
-            hand.step()
-        hand.automatic = True
-        self._broadcast_views(hand)
+        hand = table.hand
+        if hand is None:
+            hand = await self._deal()
+        else:
+            assert self.commitment is not None
+            self.announce(table.hand_number, self.commitment.digest)
+        self._clock_for(hand)
+        self.broadcast_views()
         while not hand.is_complete:
             seat = hand.actor
             assert seat is not None
@@ -356,26 +429,75 @@ class TableRunner:
             elif name in self._leaving:
                 default_action(hand)
             else:
-                await self._wait_for_human(hand, seat)
-            self._broadcast_views(hand)
-        table.finish_hand(hand)
-        seats = {seat: player.name for seat, player in table.seats.items()}
-        hand_id = await asyncio.to_thread(
-            self.store.record_poker_hand, self.session, hand, commitment, reveal, seats
+                count = len(hand.events)
+                await self.wait_for(
+                    seat,
+                    functools.partial(_moved_on, hand, count),
+                    lambda: default_action(hand),
+                )
+            await self.commit([event_to_dict(e) for e in hand.events])
+            self._clock_for(hand)
+            self.broadcast_views()
+        return await self._finish(hand)
+
+    def _clock_for(self, hand: HandState) -> None:
+        """Start the time bank of the person to act next, so his view shows it."""
+        seat = hand.actor
+        if seat is not None and not hand.is_complete:
+            player = self.table.seats.get(seat)
+            if player is not None and player.name not in self._bots.keys() | self._leaving:
+                self.start_clock()
+
+    async def _deal(self) -> HandState:
+        table = self.table
+        hand = table.start_hand(automatic=False)
+        commitment, reveal = commit_deck(hand.deck.remaining)
+        while hand.phase is Phase.DEALER:
+            hand.step()
+        hand.automatic = True
+        assert table.plan is not None
+        state = {"plan": _plan_to_dict(table.plan)}
+        events = [event_to_dict(e) for e in hand.events]
+        await asyncio.to_thread(
+            self.open_hand, table.hand_number, commitment, reveal, state, events
         )
+        self._reveal = reveal
+        # the commitment goes out before any card is shown (the journal holds the order)
+        self.announce(table.hand_number, commitment.digest)
+        return hand
+
+    async def _finish(self, hand: HandState) -> int:
+        table = self.table
+        seats = {seat: player.name for seat, player in table.seats.items()}
+        table.finish_hand(hand)
+        assert self.session is not None
+        assert self.commitment is not None
+        hand_id = await asyncio.to_thread(
+            self.store.record_poker_hand,
+            self.session,
+            hand,
+            self.commitment,
+            self._reveal,
+            seats,
+            then=self.close_journal(),
+        )
+        self.live_id = None
         self.hand_ids.append(hand_id)
         results = [
             PlayerResult(name=seats[s], seat=s, stack=c) for s, c in sorted(hand.stacks.items())
         ]
-        self._broadcast(
+        self.broadcast(
             HandFinishedMessage(
                 table=self.config.name,
                 hand=table.hand_number,
                 hand_id=hand_id,
                 results=results,
-                reveal=reveal.to_dict(),
+                reveal=self._reveal.to_dict(),
+                kind="poker",
+                commitment=self.commitment.digest,
             )
         )
+        self.hand_over()
         for name in list(self._leaving):
             self._cash_out(name)
         return hand_id
@@ -389,16 +511,3 @@ class TableRunner:
         except Exception:  # a bot's failure must not leave the hand stuck
             pass
         default_action(hand)
-
-    async def _wait_for_human(self, hand: HandState, seat: int) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.config.time_bank
-        count = len(hand.events)
-        while hand.actor == seat and len(hand.events) == count and not hand.is_complete:
-            self._acted.clear()
-            left = deadline - loop.time()
-            if left <= 0 or self.table.seats[seat].name in self._leaving:
-                default_action(hand)
-                return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._acted.wait(), timeout=left)

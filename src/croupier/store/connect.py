@@ -28,6 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import event, exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.pool import StaticPool
 
 from croupier.store.errors import (
     StoreCorruptError,
@@ -151,8 +152,13 @@ def connect(url: URL) -> Engine:
     'sqlite'
     """
     shown = show_url(url)
+    options: dict[str, Any] = {}
+    if url.drivername.startswith("sqlite") and url.database in (None, "", ":memory:"):
+        # one database for every thread (the server writes from worker threads): one
+        # shared connection, not SQLAlchemy's default of one in-memory database a thread
+        options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
     try:
-        engine = sa.create_engine(url)
+        engine = sa.create_engine(url, **options)
     except exc.NoSuchModuleError:
         raise StoreUnavailableError(
             f"cannot open the store at {shown!r}: unknown database kind {url.drivername!r}"

@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,7 @@ from croupier.fairness import DeckCommitment, DeckReveal, verify_logged_deal
 from croupier.poker import events as pk
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
+from croupier.store._hands import add_hand
 from croupier.store._rows import (
     chip_balances,
     hand_summary,
@@ -61,7 +62,7 @@ from croupier.store.connect import (
     store_errors,
 )
 from croupier.store.errors import StoreCorruptError, StoreError
-from croupier.store.movements import Movement, blackjack_movements, poker_movements
+from croupier.store.movements import blackjack_movements, poker_movements
 from croupier.store.records import (
     MAX_ID,
     HandSummary,
@@ -77,7 +78,8 @@ from croupier.store.schema import (
     ChipMovementRow,
     HandRow,
     LedgerRow,
-    ResultRow,
+    PlayerRow,
+    SeatRow,
     SessionRow,
     ShoeRow,
     utc_now,
@@ -85,7 +87,6 @@ from croupier.store.schema import (
 from croupier.store.serial import (
     Rules,
     events_from_json,
-    events_to_json,
     game_kind,
     rules_from_json,
     rules_to_json,
@@ -241,6 +242,22 @@ class Store:
                 SessionInfo.of(r) for r in db.scalars(select(SessionRow).order_by(SessionRow.id))
             ]
 
+    def reveal_shoe(self, session: SessionRef, number: int) -> bool:
+        """Mark shoe ``number`` of a session revealed (put away: a server that restarts
+        deals from a new shoe, so the old one's order may be shown); False if the session
+        has no such shoe row (no round of it was recorded)."""
+        session_number = session_id(session)
+        with self._write(f"cannot reveal shoe {number} of session {session_number}") as db:
+            row = db.scalars(
+                select(ShoeRow).where(
+                    ShoeRow.session_id == session_number, ShoeRow.number == number
+                )
+            ).first()
+            if row is None:
+                return False
+            row.revealed = True
+            return True
+
     def end_session(self, session: SessionRef) -> None:
         """Close a session; every player must have cashed out first."""
         number = session_id(session)
@@ -264,6 +281,26 @@ class Store:
         with self._write(f"cannot seat {name}") as db:
             open_session(db, number)
             seat_once(db, number, name, seat, policy)
+
+    def seating(self, session: SessionRef) -> dict[str, tuple[int, str | None]]:
+        """Where each player of a session last sat, and the bot playing him (None: a
+        person), by name (a server restarting a table seats them again).
+
+        >>> store = Store.open("sqlite:///:memory:")
+        >>> session = store.start_session(TableRules())
+        >>> store.sit(session, "ann", 3); store.sit(session, "bot-1", 1, "random")
+        >>> store.seating(session)
+        {'ann': (3, None), 'bot-1': (1, 'random')}
+        """
+        number = session_id(session)
+        with self._read() as db:
+            rows = db.execute(
+                select(PlayerRow.name, SeatRow.seat, SeatRow.policy)
+                .join(PlayerRow, PlayerRow.id == SeatRow.player_id)
+                .where(SeatRow.session_id == number)
+                .order_by(SeatRow.id)
+            )
+            return {name: (seat, policy) for name, seat, policy in rows}
 
     # ----------------------------------------------------------------- ledger
     def balances(self, session: SessionRef) -> dict[str, int]:
@@ -318,79 +355,6 @@ class Store:
         return self._ledger(session, name, "cash-out", amount)
 
     # ------------------------------------------------------------------ hands
-    def _add_hand(
-        self,
-        db: Session,
-        number: int,
-        rules: Rules,
-        events: list[Any],
-        commitment: DeckCommitment,
-        reveal: DeckReveal | None,
-        results: list[tuple[str, int, int, int]],
-        movements: list[Movement],
-        holders: Mapping[int | str, str],
-        shoe: tuple[int, int] | None = None,
-    ) -> int:
-        """Write a hand, its results and movements (inside the caller's transaction)."""
-        session = open_session(db, number)
-        kind = game_kind(rules)
-        if session.game_kind != kind or session.rules_fingerprint != rules.fingerprint:
-            raise StoreError(f"the hand was not played under session {number}'s rules")
-        have = chip_balances(db, number)
-        for name, _seat, start, _end in results:
-            if have.get(name, 0) != start:
-                raise StoreError(
-                    f"{name} starts the hand with {start} chips; the ledger gives "
-                    f"{have.get(name, 0)} (record the buy-in first)"
-                )
-        started = events[0]
-        hand = HandRow(
-            session_id=number,
-            number=hands_so_far(db, number) + 1,
-            game_kind=kind,
-            game=session.game,
-            rules_json=rules_to_json(rules),
-            rules_fingerprint=rules.fingerprint,
-            engine_version=started.engine_version or engine_version(),
-            seeded=session.seeded,
-            commitment=commitment.digest,
-            deck_order=None if reveal is None else reveal.order_text,
-            salt=None if reveal is None else reveal.salt_hex,
-            shoe_id=None if shoe is None else shoe[0],
-            shoe_offset=None if shoe is None else shoe[1],
-            events_json=events_to_json(events),
-            house=sum(m.amount for m in movements if m.holder is None),
-            recorded_at=utc_now(),
-        )
-        db.add(hand)
-        db.flush()
-        ids = {name: player_row(db, name).id for name, *_ in results}
-        for name, seat, start, end in results:
-            db.add(
-                ResultRow(
-                    hand_id=hand.id,
-                    player_id=ids[name],
-                    seat=seat,
-                    start=start,
-                    end=end,
-                    net=end - start,
-                )
-            )
-        for seq, movement in enumerate(movements):
-            owner = None if movement.holder is None else ids[holders[movement.holder]]
-            db.add(
-                ChipMovementRow(
-                    session_id=number,
-                    hand_id=hand.id,
-                    seq=seq,
-                    player_id=owner,
-                    kind=movement.kind,
-                    amount=movement.amount,
-                )
-            )
-        db.flush()
-        return hand.id
-
     def record_poker_hand(
         self,
         session: SessionRef,
@@ -398,9 +362,12 @@ class Store:
         commitment: DeckCommitment,
         reveal: DeckReveal,
         players: Mapping[int, str],
+        *,
+        then: Callable[[Session], object] | None = None,
     ) -> int:
         """Record a finished poker hand with the commitment shown before its first card and
         its reveal; ``players`` names the player in each seat. Returns the hand's id.
+        ``then`` runs inside the same transaction (the server deletes the hand's journal).
 
         The deal is checked against the commitment before anything is written
         (:func:`~croupier.fairness.verify_logged_deal`).
@@ -426,17 +393,27 @@ class Store:
         with self._write(f"hand not recorded in session {number}") as db:
             for seat, name in names.items():
                 seat_once(db, number, name, seat)
-            return self._add_hand(
+            hand_id = add_hand(
                 db, number, hand.rules, events, commitment, reveal, results, movements,
                 dict(names.items()),
             )  # fmt: skip
+            if then is not None:
+                then(db)
+            return hand_id
 
     def record_blackjack_round(
-        self, session: SessionRef, rnd: BlackjackRound, shoe: ShoeDeal, *, shoe_finished: bool
+        self,
+        session: SessionRef,
+        rnd: BlackjackRound,
+        shoe: ShoeDeal,
+        *,
+        shoe_finished: bool,
+        then: Callable[[Session], object] | None = None,
     ) -> int:
         """Record a settled blackjack round dealt from ``shoe``; with ``shoe_finished`` (the
         cut card came out: the shoe is reshuffled before the next round) the shoe's order
-        is revealed with it. Returns the round's id."""
+        is revealed with it. Returns the round's id. ``then`` runs inside the same
+        transaction (the server deletes the round's journal)."""
         number = session_id(session)
         if not isinstance(rnd, BlackjackRound):
             raise CroupierError(f"not a blackjack round: {rnd!r}")
@@ -479,12 +456,14 @@ class Store:
             for name, box, *_ in results:
                 if box:
                     seat_once(db, number, name, box)
-            hand_id = self._add_hand(
+            hand_id = add_hand(
                 db, number, rnd.rules, events, shoe.commitment, None, results, movements,
                 {name: name for name, *_ in results}, (shoe_row.id, offset),
             )  # fmt: skip
             if shoe_finished:
                 shoe_row.revealed = True
+            if then is not None:
+                then(db)
             return hand_id
 
     # ---------------------------------------------------------------- reading

@@ -1,0 +1,345 @@
+"""The live journal: every hand in play, action by action, committed before it is shown.
+
+A table writes a hand to the journal when it deals it (the deck order and salt it
+committed to, the seats, the plan of the hand) and appends the hand's new events after
+every accepted action, each in one transaction, **before** any client is told. When the
+hand is over it is recorded in the audit store and its journal rows are deleted in the
+same transaction (:meth:`Journal.close_in`), so a hand is in exactly one of the two
+places at every instant. After a crash, :meth:`Journal.interrupted` gives the hand that
+was in play: the table replays its events (the engines rebuild a hand from its log) and
+carries on, or voids it (:meth:`Journal.void`: the wagers go back, as no chip of an
+unfinished hand ever reaches the ledger).
+
+The rows live in the server's own tables (``server_live_hands``, ``server_live_events``),
+created with ``create_all`` beside the store's, in the same database.
+
+>>> from sqlalchemy import create_engine
+>>> from croupier.fairness import commit_deck
+>>> from croupier.cards import Deck
+>>> journal = Journal(create_engine("sqlite://"))
+>>> commitment, reveal = commit_deck(Deck.standard(seed=1).remaining)
+>>> live = journal.open_hand("t1", session=1, number=1, kind="poker", commitment=commitment,
+...                          reveal=reveal, state={"seats": {"1": "ann"}}, events=[{"type": "X"}])
+>>> journal.append(live, 1, [{"type": "Y"}])
+>>> hand = journal.interrupted("t1")
+>>> hand.number, [e["type"] for e in hand.events], hand.reveal.order == reveal.order
+(1, ['X', 'Y'], True)
+>>> journal.void(live, "server restarted"); journal.interrupted("t1") is None
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import DateTime, Engine, ForeignKey, Integer, MetaData, String, Text, delete, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from croupier.errors import CroupierError
+from croupier.fairness import DeckCommitment, DeckReveal, parse_order
+from croupier.store.schema import utc_now
+
+__all__ = ["GroupCommit", "Journal", "LiveEventRow", "LiveHand", "LiveHandRow", "write_session"]
+
+
+@contextmanager
+def write_session(engine: Engine) -> Iterator[Session]:
+    """One write transaction on ``engine``, committed on success. On SQLite it begins
+    ``IMMEDIATE`` (the store's engines do that for a connection marked
+    ``croupier_write``): a transaction that reads before it writes would otherwise fail
+    at once with "database is locked" when another writer got in between.
+
+    >>> from sqlalchemy import create_engine, text
+    >>> with write_session(create_engine("sqlite://")) as db:
+    ...     db.execute(text("SELECT 1")).scalar()
+    1
+    """
+    with engine.connect() as connection:
+        connection.execution_options(croupier_write=True)
+        with Session(bind=connection) as db, db.begin():
+            yield db
+
+
+class _Base(DeclarativeBase):
+    metadata = MetaData()
+
+
+class LiveHandRow(_Base):
+    """A hand in play at a table (at most one a table), or a voided one (``status``).
+
+    >>> LiveHandRow.__tablename__
+    'server_live_hands'
+    """
+
+    __tablename__ = "server_live_hands"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_name: Mapped[str] = mapped_column(String(40), index=True)
+    session_id: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    """The hand's number at the table (1, 2, ...)."""
+    kind: Mapped[str] = mapped_column(String(16))
+    commitment: Mapped[str] = mapped_column(String(64))
+    deck_order: Mapped[str] = mapped_column(Text)
+    salt: Mapped[str] = mapped_column(String(64))
+    state_json: Mapped[str] = mapped_column(Text)
+    """What the table needs besides the log to carry on (seats, the hand's plan...)."""
+    status: Mapped[str] = mapped_column(String(16))
+    """``open`` (in play), or ``void`` with :attr:`reason`."""
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LiveEventRow(_Base):
+    """One event of a hand in play, uncensored (the journal is the house's, never a
+    client's).
+
+    >>> LiveEventRow.__tablename__
+    'server_live_events'
+    """
+
+    __tablename__ = "server_live_events"
+    live_id: Mapped[int] = mapped_column(ForeignKey("server_live_hands.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_json: Mapped[str] = mapped_column(Text)
+
+
+@dataclass(frozen=True)
+class LiveHand:
+    """A hand the journal holds: where it was when the server stopped.
+
+    >>> LiveHand(1, "t", 1, 2, "poker", DeckCommitment("0" * 64), None, {}, ()).number
+    2
+    """
+
+    id: int
+    table: str
+    session: int
+    number: int
+    kind: str
+    commitment: DeckCommitment
+    reveal: DeckReveal | None
+    """The committed order and salt (None only in a doctest)."""
+    state: dict[str, Any]
+    events: tuple[dict[str, Any], ...]
+    """The log so far, as the engines' codec writes it."""
+
+
+class Journal:
+    """The journal over ``engine`` (its tables are created when missing)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        _Base.metadata.create_all(engine)
+
+    def open_hand(
+        self,
+        table: str,
+        *,
+        session: int,
+        number: int,
+        kind: str,
+        commitment: DeckCommitment,
+        reveal: DeckReveal,
+        state: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+        guard: Callable[[Session], object] | None = None,
+    ) -> int:
+        """Write a newly dealt hand with its first events; its journal id. A table has one
+        hand in play at a time: an open one left over is an error (resume or void it).
+        ``guard`` runs first in the transaction (a lease check: it raises to refuse)."""
+        with write_session(self.engine) as db:
+            if guard is not None:
+                guard(db)
+            stale = db.scalar(
+                select(LiveHandRow.id).where(
+                    LiveHandRow.table_name == table, LiveHandRow.status == "open"
+                )
+            )
+            if stale is not None:
+                raise CroupierError(f"table {table} already has hand {stale} in play")
+            row = LiveHandRow(
+                table_name=table,
+                session_id=session,
+                number=number,
+                kind=kind,
+                commitment=commitment.digest,
+                deck_order=reveal.order_text,
+                salt=reveal.salt_hex,
+                state_json=json.dumps(state, sort_keys=True),
+                status="open",
+                started_at=utc_now(),
+            )
+            db.add(row)
+            db.flush()
+            db.add_all(
+                LiveEventRow(live_id=row.id, seq=i, event_json=json.dumps(e))
+                for i, e in enumerate(events)
+            )
+            return row.id
+
+    def append(
+        self,
+        live_id: int,
+        first_seq: int,
+        events: Sequence[dict[str, Any]],
+        *,
+        state: dict[str, Any] | None = None,
+        guard: Callable[[Session], object] | None = None,
+    ) -> None:
+        """Add the events numbered ``first_seq``... (and replace the state, if given), in
+        one transaction (``guard`` first, as for :meth:`open_hand`)."""
+        with write_session(self.engine) as db:
+            if guard is not None:
+                guard(db)
+            db.add_all(
+                LiveEventRow(live_id=live_id, seq=first_seq + i, event_json=json.dumps(e))
+                for i, e in enumerate(events)
+            )
+            if state is not None:
+                row = db.get(LiveHandRow, live_id)
+                if row is None:
+                    raise CroupierError(f"no hand {live_id} in the journal")
+                row.state_json = json.dumps(state, sort_keys=True)
+
+    def interrupted(self, table: str) -> LiveHand | None:
+        """The hand ``table`` had in play, if any."""
+        with Session(self.engine) as db:
+            row = db.scalar(
+                select(LiveHandRow).where(
+                    LiveHandRow.table_name == table, LiveHandRow.status == "open"
+                )
+            )
+            if row is None:
+                return None
+            events = db.scalars(
+                select(LiveEventRow.event_json)
+                .where(LiveEventRow.live_id == row.id)
+                .order_by(LiveEventRow.seq)
+            )
+            return LiveHand(
+                id=row.id,
+                table=row.table_name,
+                session=row.session_id,
+                number=row.number,
+                kind=row.kind,
+                commitment=DeckCommitment(row.commitment),
+                reveal=DeckReveal(parse_order(row.deck_order), bytes.fromhex(row.salt)),
+                state=json.loads(row.state_json),
+                events=tuple(json.loads(e) for e in events),
+            )
+
+    @staticmethod
+    def close_in(db: Session, live_id: int) -> None:
+        """Delete a finished hand's journal rows inside ``db``'s transaction (the one that
+        records the hand in the store)."""
+        db.execute(delete(LiveEventRow).where(LiveEventRow.live_id == live_id))
+        db.execute(delete(LiveHandRow).where(LiveHandRow.id == live_id))
+
+    def void(self, live_id: int, reason: str) -> None:
+        """Void a hand in play: its events go, its row stays as ``void`` with the reason."""
+        with write_session(self.engine) as db:
+            row = db.get(LiveHandRow, live_id)
+            if row is None:
+                raise CroupierError(f"no hand {live_id} in the journal")
+            db.execute(delete(LiveEventRow).where(LiveEventRow.live_id == live_id))
+            row.status, row.reason = "void", reason[:200]
+
+    def voided(self, table: str) -> list[tuple[int, str]]:
+        """The hands of ``table`` voided so far: (number, reason), oldest first."""
+        with Session(self.engine) as db:
+            rows = db.execute(
+                select(LiveHandRow.number, LiveHandRow.reason)
+                .where(LiveHandRow.table_name == table, LiveHandRow.status == "void")
+                .order_by(LiveHandRow.id)
+            )
+            return [(n, r or "") for n, r in rows]
+
+
+class GroupCommit:
+    """One writer for every table's journal appends: the appends waiting when the
+    writer is free go into **one** transaction (one disk flush for them all), so a busy
+    room's tables do not queue behind each other's commits nor fight over SQLite's write
+    lock. Each caller returns only once its events are committed. If the batch fails
+    (a table whose lease is gone raises in its guard), the appends are retried one by
+    one, so the others still commit and only the failing one raises.
+
+    >>> import asyncio
+    >>> from sqlalchemy import create_engine
+    >>> from sqlalchemy.pool import StaticPool
+    >>> from croupier.cards import Deck
+    >>> from croupier.fairness import commit_deck
+    >>> engine = create_engine("sqlite://", poolclass=StaticPool,
+    ...                        connect_args={"check_same_thread": False})
+    >>> journal = Journal(engine)
+    >>> commitment, reveal = commit_deck(Deck.standard(seed=1).remaining)
+    >>> ids = [journal.open_hand(t, session=1, number=1, kind="poker", commitment=commitment,
+    ...                          reveal=reveal, state={}, events=[]) for t in ("a", "b")]
+    >>> async def main():
+    ...     writer = GroupCommit(journal)
+    ...     await asyncio.gather(*(writer.append(i, 0, [{"type": "X"}]) for i in ids))
+    ...     return writer.batches
+    >>> asyncio.run(main()), len(journal.interrupted("b").events)
+    (1, 1)
+    """
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.batches = 0
+        """Transactions written."""
+        self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._busy = False
+
+    async def append(
+        self,
+        live_id: int,
+        first_seq: int,
+        events: Sequence[dict[str, Any]],
+        guard: Callable[[Session], object] | None = None,
+    ) -> None:
+        """:meth:`Journal.append`, committed with whatever else is waiting."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(((live_id, first_seq, list(events), guard), future))
+        if not self._busy:
+            self._busy = True
+            asyncio.get_running_loop().create_task(self._drain())
+        await future
+
+    async def _drain(self) -> None:
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting, []
+                try:
+                    await asyncio.to_thread(self._write_all, [args for args, _ in batch])
+                except Exception:
+                    for args, future in batch:
+                        try:
+                            await asyncio.to_thread(self._write_all, [args])
+                        except Exception as error:
+                            if not future.done():
+                                future.set_exception(error)
+                        else:
+                            if not future.done():
+                                future.set_result(None)
+                    continue
+                for _args, future in batch:
+                    if not future.done():
+                        future.set_result(None)
+        finally:
+            self._busy = False
+
+    def _write_all(self, items: Sequence[tuple[Any, ...]]) -> None:
+        with write_session(self.journal.engine) as db:
+            for live_id, first_seq, events, guard in items:
+                if guard is not None:
+                    guard(db)
+                db.add_all(
+                    LiveEventRow(live_id=live_id, seq=first_seq + i, event_json=json.dumps(e))
+                    for i, e in enumerate(events)
+                )
+        self.batches += 1

@@ -1,0 +1,416 @@
+"""What every table task shares, poker or blackjack: listeners, the journal, the time bank.
+
+A runner (:class:`~croupier.server.tables.TableRunner` for poker,
+:class:`~croupier.server.blackjack_table.BlackjackRunner` for blackjack) deals hand after
+hand as one asyncio task. The rule every runner keeps: **an accepted action is committed
+to the journal before anyone is told** — :meth:`RunnerBase.commit` writes the hand's new
+events in one transaction, and only then are the views sent. A person's action is taken
+only while the runner waits for that person's seat (:meth:`RunnerBase.expecting`), so an
+action can never slip in between a commit and its broadcast.
+
+>>> ActionStats().summary()["count"]
+0
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from croupier import codec
+from croupier.errors import CroupierError
+from croupier.fairness import DeckCommitment, DeckReveal
+from croupier.server.journal import GroupCommit, Journal
+from croupier.server.protocol import CommitmentMessage, ErrorMessage, HandVoidedMessage, TableInfo
+from croupier.store import SessionInfo, Store
+
+__all__ = ["ActionStats", "EventDicts", "Listener", "RunnerBase"]
+
+
+class Listener(Protocol):
+    """Someone at a table: a player (``name``) or a spectator (``name`` None) whose
+    ``send`` queues a message (it never blocks the table).
+
+    >>> Listener.__name__
+    'Listener'
+    """
+
+    name: str | None
+
+    def send(self, message: Any) -> None:
+        """Queue a pydantic message for the client."""
+
+
+class ActionStats:
+    """Action latencies (a person's action received → its views queued for every
+    listener), hands dealt and actions refused, for ``GET /api/stats``.
+
+    >>> stats = ActionStats(); stats.record(0.002); stats.record(0.004)
+    >>> stats.summary()["count"], stats.summary()["max"]
+    (2, 4.0)
+    """
+
+    KEEP = 200_000
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.hands = 0
+        self.refused = 0
+
+    def record(self, seconds: float) -> None:
+        """One action's latency."""
+        self.actions += 1
+        if len(self.latencies) < self.KEEP:
+            self.latencies.append(seconds)
+
+    def summary(self) -> dict[str, Any]:
+        """Count, p50, p99 and max in milliseconds."""
+        data = sorted(self.latencies)
+        if not data:
+            return {"count": 0, "p50": None, "p99": None, "max": None}
+
+        def pick(q: float) -> float:
+            return round(1000 * data[min(len(data) - 1, int(q * len(data)))], 3)
+
+        return {"count": len(data), "p50": pick(0.5), "p99": pick(0.99), "max": pick(1.0)}
+
+
+class EventDicts:
+    """Each viewer's encoded log, kept from one view to the next: a view's events are
+    encoded once, not again with every action (the log only grows, except that a
+    showdown uncovers earlier cards: a changed event is encoded again).
+
+    >>> from croupier.poker import events as ev
+    >>> cache = EventDicts()
+    >>> first = cache.encode(1, (ev.Folded(3),))
+    >>> cache.encode(1, (ev.Folded(3), ev.Folded(2)))[0] is first[0]
+    True
+    """
+
+    def __init__(self) -> None:
+        self._by_viewer: dict[Any, list[tuple[Any, dict[str, Any]]]] = {}
+
+    def clear(self) -> None:
+        """Forget every log (a new hand)."""
+        self._by_viewer.clear()
+
+    def encode(self, viewer: Any, events: Sequence[Any]) -> list[dict[str, Any]]:
+        """``events`` (as ``viewer`` sees them) encoded, reusing what was encoded before."""
+        cached = self._by_viewer.setdefault(viewer, [])
+        del cached[len(events) :]
+        out = []
+        for i, event in enumerate(events):
+            if i < len(cached) and (cached[i][0] is event or cached[i][0] == event):
+                out.append(cached[i][1])
+                continue
+            encoded = codec.event_to_dict(event)
+            if i < len(cached):
+                cached[i] = (event, encoded)
+            else:
+                cached.append((event, encoded))
+            out.append(encoded)
+        return out
+
+
+class RunnerBase:
+    """The shared part of a table task; subclasses deal and play the hands.
+
+    ``kind`` is ``poker`` or ``blackjack``; the subclass sets :attr:`session` and calls
+    :meth:`open_hand`, :meth:`commit` and :meth:`finish` around each hand.
+    """
+
+    kind = "poker"
+
+    def __init__(
+        self,
+        name: str,
+        store: Store,
+        journal: Journal,
+        *,
+        time_bank: float,
+        on_crash: str,
+        stats: ActionStats | None = None,
+    ) -> None:
+        if on_crash not in ("resume", "void"):
+            raise CroupierError(f"on_crash is 'resume' or 'void', not {on_crash!r}")
+        self.name = name
+        self.store = store
+        self.journal = journal
+        self.time_bank = time_bank
+        self.on_crash = on_crash
+        self.stats = stats if stats is not None else ActionStats()
+        self.listeners: set[Listener] = set()
+        """Everyone watching or seated."""
+        self.hand_ids: list[int] = []
+        """The store ids of the hands recorded by this process, in order."""
+        self.voided: list[int] = []
+        """The hand numbers voided after a crash by this process."""
+        self.resumed: list[int] = []
+        """The hand numbers resumed after a crash by this process."""
+        self.error: BaseException | None = None
+        """What stopped the task, if anything did."""
+        self.session: SessionInfo | None = None
+        self.live_id: int | None = None
+        """The journal id of the hand in play."""
+        self.commitment: DeckCommitment | None = None
+        self.writer: GroupCommit | None = None
+        """The room's single journal writer (None: commit on its own)."""
+        self.guard: Callable[[Any], object] | None = None
+        """Run inside every write transaction of the table (the lease fence: it raises
+        when another process took the table over)."""
+        self._logged = 0
+        self._received: float | None = None
+        self._expecting: Any = None
+        self._deadline: float | None = None
+        self._acted = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._announcement: CommitmentMessage | None = None
+        self.event_dicts = EventDicts()
+        """Each viewer's encoded log of the hand in play."""
+
+    # ------------------------------------------------------------------ sessions
+    def reopen_session(self, rules: Any, seed: int | None) -> SessionInfo:
+        """The table's open session in the store (a restart carries on with it), or a new
+        one."""
+        fingerprint = rules.fingerprint
+        for info in reversed(self.store.sessions()):
+            if info.label == self.name and info.ended_at is None:
+                if info.rules_fingerprint == fingerprint:
+                    return info
+                break
+        return self.store.start_session(rules, seed=seed, label=self.name)
+
+    # ------------------------------------------------------------------ the journal
+    def open_hand(
+        self,
+        number: int,
+        commitment: DeckCommitment,
+        reveal: DeckReveal,
+        state: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+    ) -> None:
+        """Journal a newly dealt hand (before its first card is shown)."""
+        assert self.session is not None
+        self.live_id = self.journal.open_hand(
+            self.name,
+            session=self.session.id,
+            number=number,
+            kind=self.kind,
+            commitment=commitment,
+            reveal=reveal,
+            state=state,
+            events=events,
+            guard=self.guard,
+        )
+        self.commitment = commitment
+        self._logged = len(events)
+
+    def adopt(self, live_id: int, logged: int, commitment: DeckCommitment) -> None:
+        """Carry on with a journaled hand (a resume) whose first ``logged`` events are in."""
+        self.live_id, self._logged, self.commitment = live_id, logged, commitment
+
+    async def commit(self, events: Sequence[dict[str, Any]]) -> None:
+        """Write the hand's events not yet journaled (``events`` is the whole log so far),
+        in one transaction; return once it is durable."""
+        new = list(events[self._logged :])
+        if not new or self.live_id is None:
+            return
+        if self.writer is not None:
+            await self.writer.append(self.live_id, self._logged, new, self.guard)
+        else:
+            await asyncio.to_thread(
+                functools.partial(self.journal.append, guard=self.guard),
+                self.live_id,
+                self._logged,
+                new,
+            )
+        self._logged = len(events)
+
+    def void_interrupted(self, live_id: int, number: int, reason: str) -> None:
+        """Void a hand the journal holds; the stacks stay as the ledger has them."""
+        self.journal.void(live_id, reason)
+        self.voided.append(number)
+        self.broadcast(HandVoidedMessage(table=self.name, hand=number, reason=reason))
+
+    def close_journal(self) -> Callable[[Any], None]:
+        """The callback that deletes the hand's journal inside the store's transaction."""
+        live_id, guard = self.live_id, self.guard
+
+        def close(db: Any) -> None:
+            if guard is not None:
+                guard(db)
+            if live_id is not None:
+                Journal.close_in(db, live_id)
+
+        return close
+
+    # ------------------------------------------------------------------ listeners
+    def broadcast(self, message: Any) -> None:
+        """Send ``message`` to everyone at the table."""
+        for listener in list(self.listeners):
+            listener.send(message)
+
+    def broadcast_views(self) -> None:
+        """Send every listener its own view, then count the latency of the action that
+        caused it, if a person's action did. Nothing goes out before the hand's
+        commitment."""
+        if self._announcement is None:
+            return
+        for listener in list(self.listeners):
+            message = self.view_message(listener)
+            if message is not None:
+                listener.send(message)
+        if self._received is not None:
+            self.stats.record(time.perf_counter() - self._received)
+            self._received = None
+
+    def view_message(self, listener: Listener) -> Any:
+        """The view ``listener`` may have now (None: nothing to show)."""
+        raise NotImplementedError
+
+    def announce(self, number: int, digest: str) -> None:
+        """Send the commitment of hand ``number`` to everyone: no view of the hand goes
+        out before it (and a listener who comes later gets it first)."""
+        self._announcement = CommitmentMessage(table=self.name, hand=number, digest=digest)
+        self.event_dicts.clear()
+        self.broadcast(self._announcement)
+
+    def hand_over(self) -> None:
+        """The hand is over and announced as such: no view of it goes out any more."""
+        self._announcement = None
+
+    def watch(self, listener: Listener) -> None:
+        """Add a listener; it gets the commitment and the view of the hand in play at
+        once (a reconnection too)."""
+        self.listeners.add(listener)
+        if self._announcement is not None:
+            listener.send(self._announcement)
+            message = self.view_message(listener)
+            if message is not None:
+                listener.send(message)
+        self._changed.set()
+
+    def start_clock(self) -> None:
+        """Start the time bank of the person to act (his views show what is left)."""
+        self._deadline = asyncio.get_running_loop().time() + self.time_bank
+
+    def time_left(self) -> float | None:
+        """Seconds left to the person the table waits on (None: nobody)."""
+        if self._deadline is None:
+            return None
+        return max(0.0, round(self._deadline - asyncio.get_running_loop().time(), 1))
+
+    # ------------------------------------------------------------------ people's turns
+    def expecting(self) -> Any:
+        """The seat (poker) or player (blackjack) whose action the runner waits for."""
+        return self._expecting
+
+    def accepted(self) -> None:
+        """A person's action was applied: wake the task (it commits, then broadcasts)."""
+        self._received = time.perf_counter()
+        self._expecting = None
+        self._acted.set()
+
+    def refuse(self, code: str, message: str, error: Exception | None = None) -> ErrorMessage:
+        """An error message for a refused action (the rule id of an illegal one)."""
+        self.stats.refused += 1
+        return ErrorMessage(
+            code=code,
+            message=message,
+            rule=getattr(error, "rule", None),
+            allowed=getattr(error, "allowed", None),
+        )
+
+    async def wait_for(
+        self, who: Any, done: Callable[[], bool], time_out: Callable[[], object]
+    ) -> None:
+        """Wait until ``done()`` (the person acted) or the time bank runs out
+        (``time_out()`` then acts for him)."""
+        loop = asyncio.get_running_loop()
+        if self._deadline is None:
+            self.start_clock()
+        assert self._deadline is not None
+        self._expecting = who
+        try:
+            while not done():
+                self._acted.clear()
+                left = self._deadline - loop.time()
+                if left <= 0 or self.must_default(who):
+                    self._expecting = None
+                    time_out()
+                    return
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._acted.wait(), timeout=left)
+        finally:
+            self._expecting = None
+            self._deadline = None
+
+    def must_default(self, who: Any) -> bool:
+        """Whether ``who`` is leaving (his turns are taken for him at once)."""
+        return False
+
+    # ------------------------------------------------------------------ what players do
+    def seat_of(self, name: str | None) -> int | None:
+        """The seat (poker) or first box (blackjack) ``name`` sits at, if any."""
+        raise NotImplementedError
+
+    def sit(self, name: str, seat: int | None, buy_in: int | None) -> int | None:
+        """Seat a person (None: he is seated when the hand in play is over)."""
+        raise NotImplementedError
+
+    def leave(self, name: str) -> None:
+        """Leave now between hands, else when the hand in play is over."""
+        raise NotImplementedError
+
+    def sit_out(self, name: str) -> None:
+        """Skip hands from the next one on."""
+        raise NotImplementedError
+
+    def sit_in(self, name: str) -> None:
+        """Be dealt in again."""
+        raise NotImplementedError
+
+    def rebuy(self, name: str, amount: int) -> None:
+        """Add chips between hands."""
+        raise NotImplementedError
+
+    def act(self, name: str, text: str, hand_number: int | None) -> ErrorMessage | None:
+        """Apply ``name``'s action (engine text); an error message when refused."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ lobby
+    def info(self) -> TableInfo:
+        """The lobby's line for this table."""
+        raise NotImplementedError
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Deal hands until cancelled (or ``stop`` is set between hands)."""
+        try:
+            while stop is None or not stop.is_set():
+                if not self.ready():
+                    self._changed.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._changed.wait(), timeout=1.0)
+                    continue
+                await self.play_hand()
+                self.stats.hands += 1
+        except asyncio.CancelledError:
+            raise
+        except BaseException as error:  # kept for /readyz, and logged
+            self.error = error
+            logging.getLogger("croupier.server").exception("table %s stopped", self.name)
+            raise
+
+    def ready(self) -> bool:
+        """Seat who waits and say whether a hand can start."""
+        raise NotImplementedError
+
+    async def play_hand(self) -> int:
+        """Deal, play and record one hand; its store id."""
+        raise NotImplementedError

@@ -1,0 +1,98 @@
+"""Writing one hand or round into the store, inside the caller's transaction (the
+shared part of :meth:`Store.record_poker_hand <croupier.store.Store.record_poker_hand>`
+and :meth:`Store.record_blackjack_round <croupier.store.Store.record_blackjack_round>`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from croupier.fairness import DeckCommitment, DeckReveal
+from croupier.store._rows import chip_balances, hands_so_far, open_session, player_row
+from croupier.store.errors import StoreError
+from croupier.store.movements import Movement
+from croupier.store.schema import ChipMovementRow, HandRow, ResultRow, utc_now
+from croupier.store.serial import Rules, events_to_json, game_kind, rules_to_json
+from croupier.version import engine_version
+
+__all__ = ["add_hand"]
+
+
+def add_hand(
+    db: Session,
+    number: int,
+    rules: Rules,
+    events: list[Any],
+    commitment: DeckCommitment,
+    reveal: DeckReveal | None,
+    results: list[tuple[str, int, int, int]],
+    movements: list[Movement],
+    holders: Mapping[int | str, str],
+    shoe: tuple[int, int] | None = None,
+) -> int:
+    """Write a hand, its results and movements (inside the caller's transaction); its
+    id. The starting stacks must be what the ledger gives the players.
+
+    >>> add_hand.__name__
+    'add_hand'
+    """
+    session = open_session(db, number)
+    kind = game_kind(rules)
+    if session.game_kind != kind or session.rules_fingerprint != rules.fingerprint:
+        raise StoreError(f"the hand was not played under session {number}'s rules")
+    have = chip_balances(db, number)
+    for name, _seat, start, _end in results:
+        if have.get(name, 0) != start:
+            raise StoreError(
+                f"{name} starts the hand with {start} chips; the ledger gives "
+                f"{have.get(name, 0)} (record the buy-in first)"
+            )
+    started = events[0]
+    hand = HandRow(
+        session_id=number,
+        number=hands_so_far(db, number) + 1,
+        game_kind=kind,
+        game=session.game,
+        rules_json=rules_to_json(rules),
+        rules_fingerprint=rules.fingerprint,
+        engine_version=started.engine_version or engine_version(),
+        seeded=session.seeded,
+        commitment=commitment.digest,
+        deck_order=None if reveal is None else reveal.order_text,
+        salt=None if reveal is None else reveal.salt_hex,
+        shoe_id=None if shoe is None else shoe[0],
+        shoe_offset=None if shoe is None else shoe[1],
+        events_json=events_to_json(events),
+        house=sum(m.amount for m in movements if m.holder is None),
+        recorded_at=utc_now(),
+    )
+    db.add(hand)
+    db.flush()
+    ids = {name: player_row(db, name).id for name, *_ in results}
+    for name, seat, start, end in results:
+        db.add(
+            ResultRow(
+                hand_id=hand.id,
+                player_id=ids[name],
+                seat=seat,
+                start=start,
+                end=end,
+                net=end - start,
+            )
+        )
+    for seq, movement in enumerate(movements):
+        owner = None if movement.holder is None else ids[holders[movement.holder]]
+        db.add(
+            ChipMovementRow(
+                session_id=number,
+                hand_id=hand.id,
+                seq=seq,
+                player_id=owner,
+                kind=movement.kind,
+                amount=movement.amount,
+            )
+        )
+    db.flush()
+    return hand.id
