@@ -121,6 +121,8 @@ class BotClient(threading.Thread):
         self.errors: list[dict[str, Any]] = []
         self.actions = 0
         self.connections = 0
+        self.moves = 0
+        """Times the table was not (yet) where the lobby said: the client asked again."""
 
     def run(self) -> None:
         from websockets.exceptions import WebSocketException
@@ -164,6 +166,9 @@ class BotClient(threading.Thread):
             except TimeoutError:
                 continue
             if message["type"] == "error":
+                if message["code"] in ("no_table", "table_moved"):
+                    self.moves += 1  # the table is moving to another process: ask the lobby
+                    return
                 if message["code"] not in ("refused",):  # refused: already seated, racing
                     self.errors.append(message)
                 continue

@@ -84,6 +84,7 @@ def test_a_dead_servers_tables_are_taken_over(tmp_path: Path, postgres_url: str)
             time.sleep(0.2)
         assert client.actions > 0
         before = _hands(postgres_url, "a-omaha")
+        acted = client.actions
         a.kill()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -97,6 +98,11 @@ def test_a_dead_servers_tables_are_taken_over(tmp_path: Path, postgres_url: str)
         while _hands(postgres_url, "a-omaha") < before + 3 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert _hands(postgres_url, "a-omaha") >= before + 3
+        # ann found her seat at the new host and plays on
+        deadline = time.monotonic() + 60
+        while client.actions <= acted and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert client.actions > acted
         assert httpx.get(f"{b.url}/readyz").json()["ready"] is True
     finally:
         if client is not None:

@@ -144,7 +144,7 @@ def test_errors_are_one_line(tmp_path: Path) -> None:
         (["history", "show", "7", "--db", str(tmp_path / "new.db")], 1, "nothing has been"),
         (["history", "show", "7", "--db", memory], 1, "no hand 7 in the store"),
         (["verify-deal", "3", "--db", memory], 1, "no hand 3 in the store"),
-        (["verify-deal"], 2, "give a hand ID or --file"),
+        (["verify-deal"], 2, "give a hand ID, --file FILE or --url URL"),
         (["history", "verify", "--session", "4", "--db", memory], 1, "no session 4"),
         (["history", "show", "9" * 20], 2, "is not in the range"),
     ):
