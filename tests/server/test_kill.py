@@ -96,7 +96,7 @@ def test_the_room_survives_sigkill(
     kills = 30
     if backend == "postgresql":
         url = request.getfixturevalue("postgres_url")
-        kills = 10
+        kills = 6
     tables = tmp_path / "tables.toml"
     tables.write_text(TABLES)
     server = ServerProcess(url, tables, free_port(), tmp_path / "server.log")
@@ -111,7 +111,7 @@ def test_the_room_survives_sigkill(
     voided_seen: set[tuple[str, int]] = set()
     try:
         for kill in range(kills):
-            time.sleep(rng.uniform(0.2, 1.0))
+            time.sleep(rng.uniform(0.15, 0.8))
             server.kill()
             with Store.open(url) as store:
                 journal = Journal(store.engine)
