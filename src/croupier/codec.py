@@ -104,6 +104,37 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _is_record(value: Any) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
+def _plain_once(value: Any, memo: dict[int, tuple[Any, Any]]) -> Any:
+    """``_plain(value)`` for a view's field, a tuple (the seats, the board) made once per
+    tuple object and its records (a seat) once per record object."""
+    if type(value) is not tuple or not value:
+        return _plain(value)
+    entry = memo.get(id(value))
+    if entry is not None and entry[0] is value:
+        return entry[1]
+    if _is_record(value[0]):
+        out: Any = [_encode_once(v, memo) for v in value]
+    else:
+        out = _plain(value)
+    memo[id(value)] = (value, out)
+    return out
+
+
+def _encode_once(value: Any, memo: dict[int, tuple[Any, Any]]) -> dict[str, Any]:
+    """``encode(value)``, or the dict already made for this very object (the memo holds
+    the object too, so its id is not reused while the entry lives)."""
+    entry = memo.get(id(value))
+    if entry is not None and entry[0] is value:
+        return entry[1]  # type: ignore[no-any-return]
+    encoded = encode(value)
+    memo[id(value)] = (value, encoded)
+    return encoded
+
+
 def decode(kind: type[T], data: Any) -> T:
     """Rebuild a ``kind`` dataclass from :func:`encode`; a value of the wrong type, a
     missing key or an unknown one raises ``TypeError`` or ``KeyError``.
@@ -175,14 +206,27 @@ class JsonView:
         """The log as lines of text."""
         return [e.describe() for e in self.events]
 
-    def to_dict(self, *, event_dicts: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def to_dict(
+        self,
+        *,
+        event_dicts: list[dict[str, Any]] | None = None,
+        memo: dict[int, tuple[Any, Any]] | None = None,
+    ) -> dict[str, Any]:
         """A JSON-ready dict (cards as text, enums as their values, events tagged with
         their type). ``event_dicts``, when given, are the events already encoded (a server
-        keeps each viewer's encoded log from one view to the next)."""
-        data = encode(dataclasses.replace(self, events=()))  # type: ignore[type-var]
-        data["events"] = (
-            [event_to_dict(e) for e in self.events] if event_dicts is None else event_dicts
-        )
+        keeps each viewer's encoded log from one view to the next). ``memo`` keeps the
+        dicts of the views' parts (a seat, a box) by identity, so that the parts every
+        viewer's view shares (an engine builds them once per change) are encoded once; the
+        dicts it hands out are shared and must not be changed."""
+        data: dict[str, Any] = {}
+        for name in _field_names(type(self)):
+            if name == "events":
+                data[name] = (
+                    [event_to_dict(e) for e in self.events] if event_dicts is None else event_dicts
+                )
+                continue
+            value = getattr(self, name)
+            data[name] = _plain(value) if memo is None else _plain_once(value, memo)
         return data
 
     def to_json(self) -> str:

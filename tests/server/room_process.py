@@ -175,7 +175,7 @@ class BotClient(threading.Thread):
             if message["type"] != "view" or message["table"] != self.table:
                 continue
             view = message["view"]
-            turn = (message["hand"], len(view["events"]))
+            turn = (message["hand"], message["events_from"] + len(view["events"]))
             if view["legal"] is not None and view["actor"] == view["seat"] and turn not in answered:
                 answered.add(turn)
                 action = choose(view, self.rng)

@@ -62,3 +62,9 @@ def receive_until(ws: Any, kind: str, limit: int = 10_000) -> dict[str, Any]:
         if message["type"] == kind:
             return message
     raise AssertionError(f"no {kind} message in {limit}")
+
+
+def log_length(message: dict[str, Any]) -> int:
+    """How long the hand's log is after a view message (its events start at
+    ``events_from``): a decision point's key."""
+    return int(message["events_from"]) + len(message["view"]["events"])

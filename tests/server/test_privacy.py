@@ -174,7 +174,7 @@ class Chooser:
         if kind != "view" or message["view"]["legal"] is None:
             return []
         view = message["view"]
-        key = (str(table), message["hand"], len(view["events"]))
+        key = (str(table), message["hand"], message["events_from"] + len(view["events"]))
         if key in self.decided:
             return []
         text = self._blackjack(message) if message["kind"] == "blackjack" else self._poker(view)
@@ -242,6 +242,19 @@ class Tally:
         self.counts: Counter[str] = Counter()
 
 
+def _merge_log(
+    logs: dict[int, list[dict[str, Any]]], message: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The hand's log as the client has it after this view: the events it had before
+    ``events_from``, then the view's (which must not start beyond what it had)."""
+    start = message["events_from"]
+    known = logs.get(message["hand"], [])
+    assert 0 <= start <= len(known), f"hand {message['hand']}: events_from {start} > {len(known)}"
+    merged: list[dict[str, Any]] = known[:start] + list(message["view"]["events"])
+    logs[message["hand"]] = merged
+    return merged
+
+
 def check_poker_stream(
     messages: list[dict[str, Any]],
     hands: dict[int, StoredHand],
@@ -252,6 +265,7 @@ def check_poker_stream(
     """Check one client's messages of one poker table (see the module docstring)."""
     committed: dict[int, str] = {}
     finished: set[int] = set()
+    logs: dict[int, list[dict[str, Any]]] = {}
     for message in messages:
         kind = message["type"]
         number: int = message.get("hand", 0)
@@ -281,11 +295,12 @@ def check_poker_stream(
         assert message["commitment"] == committed[number]
         view = message["view"]
         log = hands[number].events
-        count = len(view["events"])
+        merged = _merge_log(logs, message)
+        count = len(merged)
         assert count <= len(log)
-        assert [e["type"] for e in view["events"]] == [
+        assert [e["type"] for e in merged] == [
             "HiddenCards" if e["type"] == "HiddenCards" else type(p).__name__
-            for e, p in zip(view["events"], log[:count], strict=True)
+            for e, p in zip(merged, log[:count], strict=True)
         ]
         seat = view["seat"]
         if spectator:
@@ -345,6 +360,7 @@ def check_blackjack_stream(
     round's first view; the reveal with the round that finishes the shoe."""
     committed: dict[int, str] = {}
     finished: set[int] = set()
+    logs: dict[int, list[dict[str, Any]]] = {}
     for message in messages:
         kind = message["type"]
         number: int = message.get("hand", 0)
@@ -374,11 +390,12 @@ def check_blackjack_stream(
         assert message["commitment"] == committed[number]
         view = message["view"]
         log = rounds[number].events
-        count = len(view["events"])
+        merged = _merge_log(logs, message)
+        count = len(merged)
         assert count <= len(log)
         settled = bool(view["complete"])
         expected = [_censored_blackjack(e, settled) for e in log[:count]]
-        assert view["events"] == expected, f"round {number}: the log shows more than dealt"
+        assert merged == expected, f"round {number}: the log shows more than dealt"
         allowed = _dealt_face_up(log[:count], settled)
         rest = {k: v for k, v in view.items() if k != "events"}
         shown = Counter(_card_list(rest))

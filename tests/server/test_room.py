@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import db_url, receive_until, send, start_app, token_for
+from server_support import db_url, log_length, receive_until, send, start_app, token_for
 
 from croupier.server.tables import TableConfig
 from croupier.store import Store
@@ -44,6 +44,9 @@ def test_a_reconnection_restores_the_full_seat_view(
         assert _hello(ws, token)["seated"] == ["hu"]
         again = receive_until(ws, "view")
         assert again["hand"] == before["hand"]
+        # the whole log again (the new socket has none of it), at least what it had
+        assert again["events_from"] == 0
+        assert len(again["view"]["events"]) >= log_length(before) > 0
         mine = next(p for p in again["view"]["players"] if p["seat"] == again["view"]["seat"])
         old = next(p for p in before["view"]["players"] if p["seat"] == before["view"]["seat"])
         assert mine["down"] == old["down"]
@@ -160,3 +163,41 @@ def test_the_stats_count_actions_and_their_latency(
     assert (
         0 <= stats["latency_ms"]["p50"] <= stats["latency_ms"]["p99"] <= stats["latency_ms"]["max"]
     )
+
+
+def test_views_carry_only_new_events_and_add_up_to_the_hands_log(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Each view has the log from ``events_from`` on; what a client puts together is, at
+    the end of every hand, the log the API gives that player for the recorded hand."""
+    client = start_app(request, tmp_path, [HEADS_UP])
+    token = token_for(client, "ann")
+    logs: dict[int, list[dict[str, Any]]] = {}
+    starts: list[int] = []
+    checked = 0
+    with client.websocket_connect("/ws") as ws:
+        _hello(ws, token)
+        send(ws, {"type": "sit", "table": "hu"})
+        while checked < 3:
+            message = ws.receive_json()
+            assert message["type"] != "error", message
+            if message["type"] == "view":
+                known = logs.get(message["hand"], [])
+                start = message["events_from"]
+                assert 0 <= start <= len(known)
+                logs[message["hand"]] = known[:start] + message["view"]["events"]
+                starts.append(start)
+                legal = message["view"]["legal"]
+                if legal is not None:
+                    action = "check" if legal["check"] else "call"
+                    send(ws, {"type": "act", "table": "hu", "action": action})
+            elif message["type"] == "hand_finished":
+                record = client.get(
+                    f"/api/hands/{message['hand_id']}",
+                    headers={"Authorization": f"Bearer {token}"},
+                ).json()
+                assert logs[message["hand"]] == record["events"]
+                checked += 1
+                if any(r["name"] == "ann" and r["stack"] == 0 for r in message["results"]):
+                    send(ws, {"type": "sit", "table": "hu"})
+    assert any(start > 0 for start in starts)  # not the whole log every time

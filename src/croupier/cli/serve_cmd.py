@@ -10,7 +10,9 @@ uvicorn are imported only when the command runs.
 
 from __future__ import annotations
 
+import gc
 import socket
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -115,6 +117,7 @@ def serve(
         url_is_exclusive=True,
     )
     click.echo(f"croupier: serving {len(tables)} tables on http://{host}:{port}/", err=True)
+    _quiet_garbage_collector()
     uvicorn.run(
         app,
         fd=listener.fileno(),
@@ -122,6 +125,21 @@ def serve(
         ws_per_message_deflate=ws_compression,
         log_level="info",
     )
+
+
+def _quiet_garbage_collector() -> None:
+    """Keep the cyclic garbage collector out of the action latency (and let the journal's
+    writer thread have the GIL sooner, see below): everything loaded so
+    far (modules, the app, the tables) is frozen out of its scans, and it runs less
+    often (a full collection of a server's heap took 40-100 ms, a pause every table
+    felt; objects here die by reference counting, a cycle is rare)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
+    # the journal's writer thread hands the GIL back and forth with every statement; at
+    # the default 5 ms a busy event loop made each of those hand-overs wait (measured:
+    # 1 ms gave about a fifth more actions a second at the same latency)
+    sys.setswitchinterval(0.001)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -179,6 +179,7 @@ class HandCore:
     _restock_seed: int
     _restock_orders: list[tuple[Card, ...]]
     _views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]]
+    _public: tuple[tuple[Any, ...], Any] | None
     _explicit_blinds: dict[int, int]
     _pending_draw: tuple[int, tuple[Card, ...]] | None
 

@@ -22,6 +22,7 @@ False
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -75,6 +76,10 @@ __all__ = [
     "PlayerState",
     "engine_version",
 ]
+
+
+_Public = tuple[frozenset[Card], tuple[PlayerView, ...], tuple[int, ...], int, tuple[Card, ...]]
+"""The shown cards, each seat as a spectator sees it, the pots, the total pot, the board."""
 
 
 class HandState(Dealing, Betting, Showdown):
@@ -219,6 +224,7 @@ class HandState(Dealing, Betting, Showdown):
             raise CroupierError("antes must name seated players")
         self._restock_orders: list[tuple[Card, ...]] = []
         self._views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]] = {}
+        self._public: tuple[tuple[Any, ...], _Public] | None = None
         self._pending_draw: tuple[int, tuple[Card, ...]] | None = None
         self.ante_trimming = ante_trimming
         """Whether an ante above every other player's ante is returned, like an uncalled bet
@@ -393,19 +399,16 @@ class HandState(Dealing, Betting, Showdown):
         """
         if seat is not None and seat not in self.players:
             raise CroupierError(f"seat {seat!r} is not in this hand")
-        shown = shown_cards(self.events)
-        players = tuple(
-            PlayerView(
-                seat=s,
-                stack=p.stack,
-                bet=p.bet,
-                folded=p.folded,
-                all_in=p.all_in,
-                up=tuple(p.up),
-                down=tuple(c if s == seat or c in shown else None for c in p.down),
-            )
-            for s, p in self.players.items()
-        )
+        shown, players, pots, pot, board = self._public_view()
+        if seat is not None:
+            i = list(self.players).index(seat)
+            down = tuple(self.players[seat].down)
+            if players[i].down != down:  # the owner sees his own down cards
+                players = (
+                    *players[:i],
+                    dataclasses.replace(players[i], down=down),
+                    *players[i + 1 :],
+                )
         mine = self.actor is not None and self.actor == seat
         legal = self.legal_actions() if mine else None
         to_call = 0
@@ -416,16 +419,44 @@ class HandState(Dealing, Betting, Showdown):
             game=self.game.name,
             street=self.street_name,
             button=self.button,
-            board=tuple(self.board),
+            board=board,
             players=players,
-            pot=self.total_pot,
-            pots=tuple(pot.amount for pot in self.pots),
+            pot=pot,
+            pots=pots,
             actor=self.actor,
             to_call=to_call,
             legal=legal,
             events=self._censored_log(seat, shown),
             complete=self.is_complete,
         )
+
+    def _public_view(
+        self,
+    ) -> _Public:
+        """The part of every view that is the same for all (the shown cards, each seat as
+        a spectator sees it, the pots), worked out once per change of the hand: a server
+        asks for every seat's view after each action."""
+        key = (len(self.events), self._actor, self.phase, self.street)
+        cached = self._public
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        shown = shown_cards(self.events)
+        players = tuple(
+            PlayerView(
+                seat=s,
+                stack=p.stack,
+                bet=p.bet,
+                folded=p.folded,
+                all_in=p.all_in,
+                up=tuple(p.up),
+                down=tuple(c if c in shown else None for c in p.down),
+            )
+            for s, p in self.players.items()
+        )
+        pots = tuple(pot.amount for pot in self.pots)
+        public = (shown, players, pots, self.total_pot, tuple(self.board))
+        self._public = (key, public)
+        return public
 
     def _censored_log(self, seat: int | None, shown: frozenset[Card]) -> tuple[ev.Event, ...]:
         """The log as ``seat`` sees it, kept per seat and extended event by event (a new
@@ -474,6 +505,7 @@ class HandState(Dealing, Betting, Showdown):
         state["dead"] = set(self.dead)
         state["_restock_orders"] = self._restock_orders[:]
         state["_views"] = {}
+        state["_public"] = None
         return new
 
     def payoffs(self) -> dict[int, int]:

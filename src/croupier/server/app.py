@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
-from fastapi import FastAPI, Header, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
@@ -222,14 +222,17 @@ def create_app(
         return LoginReply(token=token, expires_at=expires.isoformat())
 
     @app.get("/api/stats")
-    def get_stats() -> dict[str, Any]:
+    def get_stats(since: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+        """Counters and the action latency (``since``: of the actions after the first
+        ``since``, e.g. the ``actions`` an earlier call gave)."""
         return {
             "actions": stats.actions,
             "hands": stats.hands,
             "errors": stats.refused,
-            "latency_ms": stats.summary(),
+            "latency_ms": stats.summary(since),
             "tables": len(runners),
             "connections": sum(len(r.listeners) for r in runners.values()),
+            "journal_batches": room.writer.batches,
         }
 
     def bearer(authorization: str | None) -> str | None:

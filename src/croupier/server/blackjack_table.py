@@ -53,7 +53,6 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Callable
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -251,19 +250,17 @@ class BlackjackRunner(BlackjackPlays):
         if rnd is None:
             return None
         viewer = listener.name if listener.name in rnd.bankrolls else None
+        view, events_from = self.encode_view(listener, viewer, rnd.view_for(viewer))
         return ViewMessage(
             table=self.name,
             hand=self.number,
-            view=self._view_dict(rnd, viewer),
+            view=view,
+            events_from=events_from,
             kind="blackjack",
             time_left=self.time_left(),
             commitment=None if self.shoe_deal is None else self.shoe_deal.commitment.digest,
             names={str(b): n for b, n in sorted(self.owners.items())},
         )
-
-    def _view_dict(self, rnd: BlackjackRound, viewer: str | None) -> dict[str, Any]:
-        view = rnd.view_for(viewer)
-        return view.to_dict(event_dicts=self.event_dicts.encode(viewer, view.events))
 
     # ------------------------------------------------------------------ the task
     def _can_wager(self, rnd: BlackjackRound | None, name: str) -> bool:
@@ -316,7 +313,7 @@ class BlackjackRunner(BlackjackPlays):
                 return 0
             rnd.apply(DealAction())
             self._fresh = False
-            await self.commit([event_to_dict(e) for e in rnd.events])
+            await self.commit(rnd.events, event_to_dict)
             self._clock_for(rnd)
             self.broadcast_views()
         while not rnd.is_complete:
@@ -330,7 +327,7 @@ class BlackjackRunner(BlackjackPlays):
                 _default(rnd)
             else:
                 await self.wait_for(name, _progressed(rnd), lambda: _default(rnd))
-            await self.commit([event_to_dict(e) for e in rnd.events])
+            await self.commit(rnd.events, event_to_dict)
             self._clock_for(rnd)
             self.broadcast_views()
         return await self._finish(rnd)
@@ -396,7 +393,7 @@ class BlackjackRunner(BlackjackPlays):
                 continue
             if name not in self._own_wager(rnd, box) and rnd.can_place_wager(box, name, self.wager):
                 rnd.place_wager(box, name, self.wager)
-        await self.commit([event_to_dict(e) for e in rnd.events])
+        await self.commit(rnd.events, event_to_dict)
 
     def _waiting(self, rnd: BlackjackRound) -> frozenset[str]:
         """The people the wagers wait for."""
@@ -427,7 +424,7 @@ class BlackjackRunner(BlackjackPlays):
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._acted.wait(), timeout=left)
                 self._expecting = None
-                await self.commit([event_to_dict(e) for e in rnd.events])
+                await self.commit(rnd.events, event_to_dict)
                 self.broadcast_views()
         finally:
             self._expecting = None

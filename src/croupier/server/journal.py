@@ -38,11 +38,23 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Engine, ForeignKey, Integer, MetaData, String, Text, delete, select
+from sqlalchemy import (
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    delete,
+    insert,
+    select,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, parse_order
+from croupier.server.leases import check_fences
 from croupier.store.schema import utc_now
 
 __all__ = ["GroupCommit", "Journal", "LiveEventRow", "LiveHand", "LiveHandRow", "write_session"]
@@ -334,12 +346,17 @@ class GroupCommit:
             self._busy = False
 
     def _write_all(self, items: Sequence[tuple[Any, ...]]) -> None:
-        with write_session(self.journal.engine) as db:
-            for live_id, first_seq, events, guard in items:
-                if guard is not None:
-                    guard(db)
-                db.add_all(
-                    LiveEventRow(live_id=live_id, seq=first_seq + i, event_json=json.dumps(e))
-                    for i, e in enumerate(events)
-                )
+        """One transaction: every item's guard (the lease fences in one query), then
+        every item's events in one multi-row insert."""
+        rows = [
+            {"live_id": live_id, "seq": first_seq + i, "event_json": json.dumps(e)}
+            for live_id, first_seq, events, _guard in items
+            for i, e in enumerate(events)
+        ]
+        with self.journal.engine.connect() as connection:
+            connection.execution_options(croupier_write=True)
+            with connection.begin():
+                check_fences((guard for *_, guard in items), connection)
+                if rows:  # one multi-row INSERT: one statement, one round trip
+                    connection.execute(insert(LiveEventRow).values(rows))
         self.batches += 1

@@ -63,7 +63,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import cast
+from typing import Any, cast
 
 from sqlalchemy import (
     Connection,
@@ -73,6 +73,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     case,
     func,
     insert,
@@ -89,10 +90,12 @@ from croupier.store.errors import StoreError
 
 __all__ = [
     "LEASE_TTL",
+    "Fence",
     "LeaseInfo",
     "LeaseLostError",
     "LeaseRow",
     "Leases",
+    "check_fences",
     "new_owner_id",
 ]
 
@@ -223,6 +226,13 @@ class Leases:
         if ttl <= timedelta(0):
             raise ValueError(f"a lease's ttl must be positive, not {ttl}")
         self._engine = engine
+        self._fence_query = (
+            select(_LEASES.c.table_name, _LEASES.c.owner, _LEASES.c.epoch)
+            .where(_LEASES.c.table_name.in_(bindparam("names", expanding=True)))
+            .order_by(_LEASES.c.table_name)  # rows locked in one order by everyone
+            .with_for_update(read=True)
+        )
+        """The fence's query, built once (every journal write runs it)."""
         self.owner = owner
         """This process's owner id."""
         self.url = url
@@ -474,26 +484,43 @@ class Leases:
         ...
         croupier.server.leases.LeaseLostError: table 't': lease lost (held by 'p1' at epoch 1, not 'p1' at epoch 7)
         """
-        query = (
-            select(_LEASES.c.owner, _LEASES.c.epoch)
-            .where(_LEASES.c.table_name == table)
-            .with_for_update(read=True)
-        )
-        if db is None:
-            with self._write(f"cannot check the lease of table {table!r}") as connection:
-                row = connection.execute(query).one_or_none()
-        else:
-            row = db.execute(query).one_or_none()
-        if row is None:
-            raise LeaseLostError(f"table {table!r}: lease lost (no lease row)")
-        owner, current = row
-        if owner != self.owner or current != epoch:
-            raise LeaseLostError(
-                f"table {table!r}: lease lost (held by {owner!r} at epoch {current}, "
-                f"not {self.owner!r} at epoch {epoch})"
-            )
+        self.verify_all({table: epoch}, db)
 
-    def fence(self, table: str) -> Callable[[Session | Connection], None]:
+    def verify_all(self, epochs: dict[str, int], db: Session | Connection | None = None) -> None:
+        """:meth:`verify_held` for several tables (name → epoch) with one query: a writer
+        that commits many tables' writes in one transaction fences them all at once.
+
+        >>> from sqlalchemy import create_engine
+        >>> leases = Leases(create_engine("sqlite://"), "p1", "u1")
+        >>> leases.acquire("a"), leases.acquire("b")
+        (True, True)
+        >>> leases.verify_all({"a": 1, "b": 1})
+        >>> leases.verify_all({"a": 1, "c": 1})
+        Traceback (most recent call last):
+        ...
+        croupier.server.leases.LeaseLostError: table 'c': lease lost (no lease row)
+        """
+        if not epochs:
+            return
+        query = self._fence_query
+        names = {"names": sorted(epochs)}
+        if db is None:
+            with self._write(f"cannot check the leases of {sorted(epochs)}") as connection:
+                rows = connection.execute(query, names).all()
+        else:
+            rows = db.execute(query, names).all()
+        found = {name: (owner, current) for name, owner, current in rows}
+        for table, epoch in sorted(epochs.items()):
+            if table not in found:
+                raise LeaseLostError(f"table {table!r}: lease lost (no lease row)")
+            owner, current = found[table]
+            if owner != self.owner or current != epoch:
+                raise LeaseLostError(
+                    f"table {table!r}: lease lost (held by {owner!r} at epoch {current}, "
+                    f"not {self.owner!r} at epoch {epoch})"
+                )
+
+    def fence(self, table: str) -> Fence:
         """A check for the write transactions of ``table`` bound to our current epoch:
         ``fence(table)(session)`` is ``verify_held(table, epoch, session)``. Take it when
         the table starts (after :meth:`acquire`); it keeps refusing after a takeover even
@@ -508,9 +535,58 @@ class Leases:
         >>> with Session(engine) as db, db.begin():
         ...     check(db)                      # ... then the table's own writes
         """
-        epoch = self.epoch(table)
+        return Fence(self, table, self.epoch(table))
 
-        def check(db: Session | Connection) -> None:
-            self.verify_held(table, epoch, db)
 
-        return check
+@dataclass(frozen=True)
+class Fence:
+    """The check a table runs in each of its write transactions (see
+    :meth:`Leases.fence`): called with the transaction's session or connection, it raises
+    :class:`LeaseLostError` unless ``table``'s lease is still ``leases``'s at ``epoch``.
+    A writer holding several fences of one :class:`Leases` checks them with one query
+    (:func:`check_fences`).
+
+    >>> from sqlalchemy import create_engine
+    >>> leases = Leases(create_engine("sqlite://"), "p1", "u1")
+    >>> leases.acquire("t")
+    True
+    >>> fence = leases.fence("t")
+    >>> fence.table, fence.epoch
+    ('t', 1)
+    """
+
+    leases: Leases
+    table: str
+    epoch: int
+
+    def __call__(self, db: Session | Connection) -> None:
+        self.leases.verify_held(self.table, self.epoch, db)
+
+
+def check_fences(
+    guards: Iterable[Callable[[Any], object] | None], db: Session | Connection
+) -> None:
+    """Run every guard in ``db``'s transaction, each once, the :class:`Fence` ones of the
+    same :class:`Leases` together in one query.
+
+    >>> from sqlalchemy import create_engine
+    >>> engine = create_engine("sqlite://")
+    >>> leases = Leases(engine, "p1", "u1")
+    >>> leases.acquire("a"), leases.acquire("b")
+    (True, True)
+    >>> with engine.begin() as connection:
+    ...     check_fences([leases.fence("a"), leases.fence("b"), None], connection)
+    """
+    by_leases: dict[int, tuple[Leases, dict[str, int]]] = {}
+    others: list[Callable[[Any], object]] = []
+    for guard in guards:
+        if isinstance(guard, Fence):
+            epochs = by_leases.setdefault(id(guard.leases), (guard.leases, {}))[1]
+            if epochs.setdefault(guard.table, guard.epoch) != guard.epoch:
+                guard(db)  # two epochs of one table: at least one of them fails
+        elif guard is not None and guard not in others:
+            others.append(guard)
+    for leases, epochs in by_leases.values():
+        leases.verify_all(epochs, db)
+    for guard in others:
+        guard(db)

@@ -309,16 +309,24 @@ class CommitmentMessage(_Message):
 class ViewMessage(_Message):
     """What the client may see of the hand now: ``view`` is
     :meth:`SeatView.to_dict <croupier.poker.views.SeatView>` (``seat`` None: the public
-    view a spectator gets).
+    view a spectator gets), except that its ``events`` are only the log's events from
+    index ``events_from`` on: the client keeps the earlier ones from the views it had of
+    this hand. A connection's first view of a hand (also after a reconnection, or a
+    ``watch`` or ``sit``) has ``events_from`` 0, and so has a view whose earlier events
+    changed (a showdown uncovers the cards dealt down).
 
-    >>> ViewMessage(table="t", hand=1, view={"seat": None}).view
-    {'seat': None}
+    >>> message = ViewMessage(table="t", hand=1, view={"events": [{"type": "Folded", "seat": 3}]}, events_from=4)
+    >>> message.events_from + len(message.view["events"])  # the log's length
+    5
     """
 
     type: Literal["view"] = "view"
     table: str
     hand: int
     view: dict[str, Any]
+    events_from: int = Field(default=0, ge=0)
+    """The index in the hand's log of ``view["events"][0]``: the client replaces its log
+    from there on with these events."""
     kind: Literal["poker", "blackjack"] = "poker"
     """Which engine's :class:`SeatView` ``view`` is."""
     time_left: float | None = None

@@ -69,9 +69,16 @@ class ActionStats:
         if len(self.latencies) < self.KEEP:
             self.latencies.append(seconds)
 
-    def summary(self) -> dict[str, Any]:
-        """Count, p50, p99 and max in milliseconds."""
-        data = sorted(self.latencies)
+    def summary(self, since: int = 0) -> dict[str, Any]:
+        """Count, p50, p99 and max in milliseconds, of the actions from the ``since``-th
+        on (0: all; a benchmark passes the count it read when its window started).
+
+        >>> stats = ActionStats()
+        >>> for ms in (50, 1, 2): stats.record(ms / 1000)
+        >>> stats.summary(since=1)["max"]
+        2.0
+        """
+        data = sorted(self.latencies[since:])
         if not data:
             return {"count": 0, "p50": None, "p99": None, "max": None}
 
@@ -83,39 +90,54 @@ class ActionStats:
 
 class EventDicts:
     """Each viewer's encoded log, kept from one view to the next: a view's events are
-    encoded once, not again with every action (the log only grows, except that a
-    showdown uncovers earlier cards: a changed event is encoded again).
+    encoded once, not again with every action. The log only grows, except that a
+    showdown uncovers earlier cards: then the changed events are encoded again and the
+    viewer's *revision* goes up (a client who has the log of an older revision needs the
+    whole log again).
 
     >>> from croupier.poker import events as ev
     >>> cache = EventDicts()
-    >>> first = cache.encode(1, (ev.Folded(3),))
-    >>> cache.encode(1, (ev.Folded(3), ev.Folded(2)))[0] is first[0]
-    True
+    >>> revision, first = cache.encode(1, (ev.Folded(3),))
+    >>> again, second = cache.encode(1, (ev.Folded(3), ev.Folded(2)))
+    >>> second[0] is first[0], again == revision
+    (True, True)
     """
 
     def __init__(self) -> None:
-        self._by_viewer: dict[Any, list[tuple[Any, dict[str, Any]]]] = {}
+        self._by_viewer: dict[Any, tuple[int, tuple[Any, ...], list[dict[str, Any]]]] = {}
+        self._shared: dict[int, tuple[Any, dict[str, Any]]] = {}
+        """Encoded events by identity: an event every viewer sees alike (a bet, a fold)
+        is one object in all their logs, and is encoded once."""
 
     def clear(self) -> None:
         """Forget every log (a new hand)."""
         self._by_viewer.clear()
+        self._shared.clear()
 
-    def encode(self, viewer: Any, events: Sequence[Any]) -> list[dict[str, Any]]:
-        """``events`` (as ``viewer`` sees them) encoded, reusing what was encoded before."""
-        cached = self._by_viewer.setdefault(viewer, [])
-        del cached[len(events) :]
-        out = []
-        for i, event in enumerate(events):
-            if i < len(cached) and (cached[i][0] is event or cached[i][0] == event):
-                out.append(cached[i][1])
-                continue
-            encoded = codec.event_to_dict(event)
-            if i < len(cached):
-                cached[i] = (event, encoded)
-            else:
-                cached.append((event, encoded))
-            out.append(encoded)
-        return out
+    def _encode(self, event: Any) -> dict[str, Any]:
+        entry = self._shared.get(id(event))
+        if entry is not None and entry[0] is event:
+            return entry[1]
+        encoded = codec.event_to_dict(event)
+        self._shared[id(event)] = (event, encoded)
+        return encoded
+
+    def encode(self, viewer: Any, events: Sequence[Any]) -> tuple[int, list[dict[str, Any]]]:
+        """The viewer's revision and ``events`` (as ``viewer`` sees them) encoded, reusing
+        what was encoded before. The list returned is the cache's own: read it, at once."""
+        revision, seen, dicts = self._by_viewer.get(viewer, (0, (), []))
+        events = tuple(events)
+        if events[: len(seen)] != seen:  # earlier events changed (or the log shrank)
+            revision += 1
+            keep = 0
+            for old, new in zip(seen, events, strict=False):
+                if not (old is new or old == new):
+                    break
+                keep += 1
+            del dicts[keep:]
+        dicts.extend(self._encode(e) for e in events[len(dicts) :])
+        self._by_viewer[viewer] = (revision, events, dicts)
+        return revision, dicts
 
 
 class RunnerBase:
@@ -173,6 +195,11 @@ class RunnerBase:
         self._announcement: CommitmentMessage | None = None
         self.event_dicts = EventDicts()
         """Each viewer's encoded log of the hand in play."""
+        self._sent: dict[Listener, tuple[Any, int, int]] = {}
+        """Per listener, this hand: the viewer, the log's revision and how many events
+        its last view carried (the next view carries only the events after them)."""
+        self._memo: dict[int, tuple[Any, Any]] = {}
+        """The encoded parts of the views of one broadcast (see ``JsonView.to_dict``)."""
 
     # ------------------------------------------------------------------ sessions
     def reopen_session(self, rules: Any, seed: int | None) -> SessionInfo:
@@ -215,10 +242,13 @@ class RunnerBase:
         """Carry on with a journaled hand (a resume) whose first ``logged`` events are in."""
         self.live_id, self._logged, self.commitment = live_id, logged, commitment
 
-    async def commit(self, events: Sequence[dict[str, Any]]) -> None:
-        """Write the hand's events not yet journaled (``events`` is the whole log so far),
-        in one transaction; return once it is durable."""
-        new = list(events[self._logged :])
+    async def commit(
+        self, events: Sequence[Any], encode: Callable[[Any], dict[str, Any]] | None = None
+    ) -> None:
+        """Write the hand's events not yet journaled (``events`` is the whole log so far:
+        dicts, or engine events that ``encode`` makes dicts of, the new ones only), in one
+        transaction; return once it is durable."""
+        new = [e if encode is None else encode(e) for e in events[self._logged :]]
         if not new or self.live_id is None:
             return
         if self.writer is not None:
@@ -262,6 +292,7 @@ class RunnerBase:
         commitment."""
         if self._announcement is None:
             return
+        self._memo.clear()
         for listener in list(self.listeners):
             message = self.view_message(listener)
             if message is not None:
@@ -274,11 +305,25 @@ class RunnerBase:
         """The view ``listener`` may have now (None: nothing to show)."""
         raise NotImplementedError
 
+    def encode_view(self, listener: Listener, viewer: Any, view: Any) -> tuple[dict[str, Any], int]:
+        """``view`` (the engine's, for ``viewer``) as the dict a view message carries, and
+        its ``events_from``: the view holds only the events ``listener`` has not had yet
+        in this hand (all of them after a showdown uncovered earlier cards, or in his
+        first view of the hand)."""
+        revision, dicts = self.event_dicts.encode(viewer, view.events)
+        sent = self._sent.get(listener)
+        start = 0
+        if sent is not None and sent[0] == viewer and sent[1] == revision:
+            start = min(sent[2], len(dicts))
+        self._sent[listener] = (viewer, revision, len(dicts))
+        return view.to_dict(event_dicts=dicts[start:], memo=self._memo), start
+
     def announce(self, number: int, digest: str) -> None:
         """Send the commitment of hand ``number`` to everyone: no view of the hand goes
         out before it (and a listener who comes later gets it first)."""
         self._announcement = CommitmentMessage(table=self.name, hand=number, digest=digest)
         self.event_dicts.clear()
+        self._sent.clear()
         self.broadcast(self._announcement)
 
     def hand_over(self) -> None:
@@ -289,8 +334,10 @@ class RunnerBase:
         """Add a listener; it gets the commitment and the view of the hand in play at
         once (a reconnection too)."""
         self.listeners.add(listener)
+        self._sent.pop(listener, None)  # the whole view: a reconnection, a new seat
         if self._announcement is not None:
             listener.send(self._announcement)
+            self._memo.clear()
             message = self.view_message(listener)
             if message is not None:
                 listener.send(message)

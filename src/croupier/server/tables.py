@@ -41,6 +41,7 @@ from croupier.poker._core import Phase
 from croupier.poker.actions import Action, parse_action
 from croupier.poker.bots import BOTS
 from croupier.poker.policies import Policy
+from croupier.poker.seating import TableError
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
 from croupier.poker.structures import STRUCTURES
@@ -158,6 +159,7 @@ class TableRunner(RunnerBase):
         self._sitting_out: set[str] = set()
         self._sitting_in: set[str] = set()
         self._reveal: Any = None
+        self._names_cache: tuple[tuple[int, int], dict[str, str]] | None = None
         self._restore()
 
     # ------------------------------------------------------------------ restarts
@@ -214,10 +216,12 @@ class TableRunner(RunnerBase):
 
     def seat_of(self, name: str | None) -> int | None:
         """The seat ``name`` sits in, if any."""
-        for seat, player in self.table.seats.items():
-            if player.name == name:
-                return seat
-        return None
+        if name is None:
+            return None
+        try:
+            return self.table.player(name).seat
+        except TableError:
+            return None
 
     def sit(self, name: str, seat: int | None, buy_in: int | None) -> int | None:
         """Seat a person (the buy-in is the table's): his seat number, or None while a hand
@@ -364,19 +368,25 @@ class TableRunner(RunnerBase):
             return None
         seat = self.seat_of(listener.name)
         viewer = seat if seat is not None and seat in hand.stacks else None
+        view, events_from = self.encode_view(listener, viewer, hand.view_for(viewer))
         return ViewMessage(
             table=self.config.name,
             hand=self.table.hand_number,
-            view=self._view_dict(hand, viewer),
+            view=view,
+            events_from=events_from,
             kind="poker",
             time_left=self.time_left(),
             commitment=None if self.commitment is None else self.commitment.digest,
-            names={str(s): p.name for s, p in self.table.seats.items()},
+            names=self._names(),
         )
 
-    def _view_dict(self, hand: HandState, viewer: int | None) -> dict[str, Any]:
-        view = hand.view_for(viewer)
-        return view.to_dict(event_dicts=self.event_dicts.encode(viewer, view.events))
+    def _names(self) -> dict[str, str]:
+        """Who sits where (kept until the table's log grows: every seat change is in it)."""
+        key = (len(self.table.events), self.table.hand_number)
+        if self._names_cache is None or self._names_cache[0] != key:
+            names = {str(s): p.name for s, p in self.table.seats.items()}
+            self._names_cache = (key, names)
+        return self._names_cache[1]
 
     # ------------------------------------------------------------------ the task
     def ready(self) -> bool:
@@ -435,7 +445,7 @@ class TableRunner(RunnerBase):
                     functools.partial(_moved_on, hand, count),
                     lambda: default_action(hand),
                 )
-            await self.commit([event_to_dict(e) for e in hand.events])
+            await self.commit(hand.events, event_to_dict)
             self._clock_for(hand)
             self.broadcast_views()
         return await self._finish(hand)

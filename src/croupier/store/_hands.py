@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from croupier.fairness import DeckCommitment, DeckReveal
-from croupier.store._rows import chip_balances, hands_so_far, open_session, player_row
+from croupier.store._rows import chip_balances, hands_so_far, open_session, player_ids
 from croupier.store.errors import StoreError
 from croupier.store.movements import Movement
 from croupier.store.schema import ChipMovementRow, HandRow, ResultRow, utc_now
@@ -70,29 +71,35 @@ def add_hand(
     )
     db.add(hand)
     db.flush()
-    ids = {name: player_row(db, name).id for name, *_ in results}
-    for name, seat, start, end in results:
-        db.add(
-            ResultRow(
-                hand_id=hand.id,
-                player_id=ids[name],
-                seat=seat,
-                start=start,
-                end=end,
-                net=end - start,
-            )
-        )
-    for seq, movement in enumerate(movements):
-        owner = None if movement.holder is None else ids[holders[movement.holder]]
-        db.add(
-            ChipMovementRow(
-                session_id=number,
-                hand_id=hand.id,
-                seq=seq,
-                player_id=owner,
-                kind=movement.kind,
-                amount=movement.amount,
-            )
+    ids = player_ids(db, [name for name, *_ in results])
+    db.execute(
+        insert(ResultRow),
+        [
+            {
+                "hand_id": hand.id,
+                "player_id": ids[name],
+                "seat": seat,
+                "start": start,
+                "end": end,
+                "net": end - start,
+            }
+            for name, seat, start, end in results
+        ],
+    )
+    if movements:
+        db.execute(
+            insert(ChipMovementRow),
+            [
+                {
+                    "session_id": number,
+                    "hand_id": hand.id,
+                    "seq": seq,
+                    "player_id": None if m.holder is None else ids[holders[m.holder]],
+                    "kind": m.kind,
+                    "amount": m.amount,
+                }
+                for seq, m in enumerate(movements)
+            ],
         )
     db.flush()
     return hand.id

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from sqlalchemy import exc, func, select
 from sqlalchemy.orm import Session
 
@@ -39,6 +41,31 @@ def player_row(db: Session, name: str) -> PlayerRow:
     except exc.IntegrityError:  # another writer added the same player just now
         row = db.scalars(select(PlayerRow).where(PlayerRow.name == name)).one()
     return row
+
+
+def player_ids(db: Session, names: Iterable[str]) -> dict[str, int]:
+    """The ids of the players called ``names`` (one query; the new ones added)."""
+    wanted = sorted(set(names))
+    query = select(PlayerRow.name, PlayerRow.id).where(PlayerRow.name.in_(wanted))
+    found: dict[str, int] = dict(db.execute(query).all())
+    for name in wanted:
+        if name not in found:
+            found[name] = player_row(db, name).id
+    return found
+
+
+def seats_once(db: Session, number: int, seats: Mapping[str, int], ids: Mapping[str, int]) -> None:
+    """:func:`seat_once` for every player of a hand (name → seat; ``ids`` from
+    :func:`player_ids`), with one query."""
+    query = select(SeatRow.player_id, SeatRow.seat).where(
+        SeatRow.session_id == number, SeatRow.player_id.in_([ids[n] for n in seats])
+    )
+    have = {(player_id, seat) for player_id, seat in db.execute(query)}
+    db.add_all(
+        SeatRow(session_id=number, player_id=ids[name], seat=seat)
+        for name, seat in seats.items()
+        if (ids[name], seat) not in have
+    )
 
 
 def chip_balances(db: Session, number: int) -> dict[str, int]:

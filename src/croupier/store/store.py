@@ -50,8 +50,10 @@ from croupier.store._rows import (
     hand_summary,
     hands_so_far,
     open_session,
+    player_ids,
     player_row,
     seat_once,
+    seats_once,
 )
 from croupier.store.connect import (
     ENV_VAR,
@@ -391,8 +393,10 @@ class Store:
         ]
         movements = poker_movements(events)
         with self._write(f"hand not recorded in session {number}") as db:
-            for seat, name in names.items():
-                seat_once(db, number, name, seat)
+            seats_once(
+                db, number, {name: seat for seat, name in names.items()},
+                player_ids(db, names.values()),
+            )  # fmt: skip
             hand_id = add_hand(
                 db, number, hand.rules, events, commitment, reveal, results, movements,
                 dict(names.items()),
@@ -453,9 +457,8 @@ class Store:
                 db.flush()
             elif shoe_row.commitment != shoe.commitment.digest:
                 raise StoreError(f"shoe {shoe.number} of session {number} has another commitment")
-            for name, box, *_ in results:
-                if box:
-                    seat_once(db, number, name, box)
+            boxed = {name: box for name, box, *_ in results if box}
+            seats_once(db, number, boxed, player_ids(db, boxed))
             hand_id = add_hand(
                 db, number, rnd.rules, events, shoe.commitment, None, results, movements,
                 {name: name for name, *_ in results}, (shoe_row.id, offset),

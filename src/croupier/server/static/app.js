@@ -28,7 +28,24 @@ const state = {
   deadlineKey: null,
   sittingOut: new Set(), // tables where we asked to sit out
   timeBank: 30,
+  logs: new Map(), // table -> {hand, events}: each table's log as the views built it up
 };
+
+/** A view carries the log's events from `events_from` on: put the whole log together
+ * (into the message, as the pages read it). False when the earlier events are missing
+ * here (then ask for the whole view again). */
+function mergeLog(message) {
+  const from = message.events_from ?? 0;
+  let events = message.view.events ?? [];
+  if (from > 0) {
+    const known = state.logs.get(message.table);
+    if (!known || known.hand !== message.hand || known.events.length < from) return false;
+    events = known.events.slice(0, from).concat(events);
+  }
+  state.logs.set(message.table, { hand: message.hand, events });
+  message.view.events = events;
+  return true;
+}
 
 const context = {
   state,
@@ -131,6 +148,10 @@ function receive(message) {
         if (!last || last.hand !== message.hand || last.digest !== message.commitment) {
           state.lastCommitment.set(message.table, { hand: message.hand, digest: message.commitment });
         }
+      }
+      if (!mergeLog(message)) {
+        send({ type: "watch", table: message.table });
+        break;
       }
       if (message.table !== state.table) break;
       state.view = message;
