@@ -273,6 +273,11 @@ class Journal:
             return [(n, r or "") for n, r in rows]
 
 
+_ROWS_A_STATEMENT = 300
+"""Journal rows a multi-row INSERT carries: 3 parameters a row stays under SQLite's oldest
+limit (999) and far under PostgreSQL's (65,535); one statement is one round trip."""
+
+
 class GroupCommit:
     """One writer for every table's journal appends: the appends waiting when the
     writer is free go into **one** transaction (one disk flush for them all), so a busy
@@ -357,6 +362,6 @@ class GroupCommit:
             connection.execution_options(croupier_write=True)
             with connection.begin():
                 check_fences((guard for *_, guard in items), connection)
-                if rows:  # one multi-row INSERT: one statement, one round trip
-                    connection.execute(insert(LiveEventRow).values(rows))
+                for i in range(0, len(rows), _ROWS_A_STATEMENT):  # multi-row INSERTs
+                    connection.execute(insert(LiveEventRow).values(rows[i : i + _ROWS_A_STATEMENT]))
         self.batches += 1

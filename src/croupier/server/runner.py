@@ -15,8 +15,10 @@ action can never slip in between a commit and its broadcast.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
+import itertools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -56,9 +58,10 @@ class ActionStats:
     """
 
     KEEP = 200_000
+    """The latest latencies kept (older ones are dropped)."""
 
     def __init__(self) -> None:
-        self.latencies: list[float] = []
+        self.latencies: collections.deque[float] = collections.deque(maxlen=self.KEEP)
         self.actions = 0
         self.hands = 0
         self.refused = 0
@@ -66,8 +69,7 @@ class ActionStats:
     def record(self, seconds: float) -> None:
         """One action's latency."""
         self.actions += 1
-        if len(self.latencies) < self.KEEP:
-            self.latencies.append(seconds)
+        self.latencies.append(seconds)
 
     def summary(self, since: int = 0) -> dict[str, Any]:
         """Count, p50, p99 and max in milliseconds, of the actions from the ``since``-th
@@ -78,7 +80,8 @@ class ActionStats:
         >>> stats.summary(since=1)["max"]
         2.0
         """
-        data = sorted(self.latencies[since:])
+        dropped = self.actions - len(self.latencies)  # the oldest, no longer kept
+        data = sorted(itertools.islice(self.latencies, max(0, since - dropped), None))
         if not data:
             return {"count": 0, "p50": None, "p99": None, "max": None}
 
@@ -260,7 +263,7 @@ class RunnerBase:
                 self._logged,
                 new,
             )
-        self._logged = len(events)
+        self._logged += len(new)  # what was written (the list may have grown meanwhile)
 
     def void_interrupted(self, live_id: int, number: int, reason: str) -> None:
         """Void a hand the journal holds; the stacks stay as the ledger has them."""
