@@ -32,12 +32,13 @@ run: $(RSTAMP)
 	@echo "make run: the card room is at http://127.0.0.1:$(PORT)/ (Ctrl-C stops it; the terminal game: $(BIN)/croupier play omaha)"
 	$(BIN)/croupier serve --host 127.0.0.1 --port $(PORT)
 
-## test: lint, strict type check, then the whole test suite (doctests included)
+## test: lint, strict type check, then the whole test suite (doctests included), one
+## pytest worker per core (pytest-xdist; the slow server tests are handed out as they free)
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist worksteal
 
 ## bench: every benchmark against its peers, in one run
 bench: $(BSTAMP)
