@@ -18,16 +18,25 @@ import dataclasses
 import json
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
 
-__all__ = ["JsonView", "decode", "encode", "event_from_dict", "event_to_dict", "event_types"]
+__all__ = [
+    "JsonView",
+    "decode",
+    "encode",
+    "event_from_dict",
+    "event_to_dict",
+    "event_types",
+    "made_once",
+]
 
 T = TypeVar("T")
+R = TypeVar("R")
 V = TypeVar("V", bound="JsonView")
 
 
@@ -108,31 +117,36 @@ def _is_record(value: Any) -> bool:
     return dataclasses.is_dataclass(value) and not isinstance(value, type)
 
 
+def made_once(value: Any, memo: dict[int, tuple[Any, Any]], make: Callable[[Any], R]) -> R:
+    """``make(value)``, or what it made before for this very object (the memo holds the
+    object too, so its id is not reused while the entry lives).
+
+    >>> memo: dict[int, tuple[Any, Any]] = {}
+    >>> seat = (Card.parse("As"),)
+    >>> made_once(seat, memo, _plain) is made_once(seat, memo, _plain)
+    True
+    """
+    entry = memo.get(id(value))
+    if entry is not None and entry[0] is value:
+        return entry[1]  # type: ignore[no-any-return]
+    made = make(value)
+    memo[id(value)] = (value, made)
+    return made
+
+
 def _plain_once(value: Any, memo: dict[int, tuple[Any, Any]]) -> Any:
     """``_plain(value)`` for a view's field, a tuple (the seats, the board) made once per
     tuple object and its records (a seat) once per record object."""
     if type(value) is not tuple or not value:
         return _plain(value)
-    entry = memo.get(id(value))
-    if entry is not None and entry[0] is value:
-        return entry[1]
     if _is_record(value[0]):
-        out: Any = [_encode_once(v, memo) for v in value]
-    else:
-        out = _plain(value)
-    memo[id(value)] = (value, out)
-    return out
+        return made_once(value, memo, lambda records: [_encode_once(v, memo) for v in records])
+    return made_once(value, memo, _plain)
 
 
 def _encode_once(value: Any, memo: dict[int, tuple[Any, Any]]) -> dict[str, Any]:
-    """``encode(value)``, or the dict already made for this very object (the memo holds
-    the object too, so its id is not reused while the entry lives)."""
-    entry = memo.get(id(value))
-    if entry is not None and entry[0] is value:
-        return entry[1]  # type: ignore[no-any-return]
-    encoded = encode(value)
-    memo[id(value)] = (value, encoded)
-    return encoded
+    """``encode(value)``, made once per object (:func:`made_once`)."""
+    return made_once(value, memo, encode)
 
 
 def decode(kind: type[T], data: Any) -> T:

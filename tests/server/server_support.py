@@ -68,3 +68,21 @@ def log_length(message: dict[str, Any]) -> int:
     """How long the hand's log is after a view message (its events start at
     ``events_from``): a decision point's key."""
     return int(message["events_from"]) + len(message["view"]["events"])
+
+
+def hello(ws: Any, token: str | None) -> dict[str, Any]:
+    """Greet the server (``token`` None: a spectator); the welcome, after checking that
+    the lobby follows it."""
+    send(ws, {"type": "hello", "token": token})
+    welcome: dict[str, Any] = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    assert ws.receive_json()["type"] == "lobby"
+    return welcome
+
+
+def my_turn(ws: Any) -> dict[str, Any]:
+    """Read up to a view in which the client is to act."""
+    while True:
+        view = receive_until(ws, "view")
+        if view["view"]["legal"] is not None:
+            return view

@@ -7,29 +7,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import db_url, receive_until, send, start_app, token_for
+from server_support import db_url, hello, my_turn, receive_until, send, start_app, token_for
 
 from croupier.server.protocol import MAX_MESSAGE_BYTES
 from croupier.server.tables import TableConfig
 from croupier.store import Store
 
-HEADS_UP = TableConfig("hu", seats=2, bots=1, bot_style="calling", bot_delay=0, time_bank=5)
-
 
 def _hello(ws: Any, token: str | None) -> None:
-    send(ws, {"type": "hello", "token": token})
-    welcome = ws.receive_json()
-    assert welcome["type"] == "welcome"
-    assert welcome["player"] == (None if token is None else "ann")
-    assert ws.receive_json()["type"] == "lobby"
+    """Greet as ann (or, with no token, a spectator)."""
+    assert hello(ws, token)["player"] == (None if token is None else "ann")
 
 
-def _my_turn(ws: Any) -> dict[str, Any]:
-    """Read up to a view in which the client is to act."""
-    while True:
-        view = receive_until(ws, "view")
-        if view["view"]["legal"] is not None:
-            return view
+HEADS_UP = TableConfig("hu", seats=2, bots=1, bot_style="calling", bot_delay=0, time_bank=5)
 
 
 def test_health_readiness_and_lobby(request: pytest.FixtureRequest, tmp_path: Path) -> None:
@@ -97,7 +87,7 @@ def test_an_illegal_action_gets_the_rule_and_the_connection_carries_on(
     with client.websocket_connect("/ws") as ws:
         _hello(ws, token)
         send(ws, {"type": "sit", "table": "hu"})
-        view = _my_turn(ws)
+        view = my_turn(ws)
         send(ws, {"type": "act", "table": "hu", "action": "raise to 100000"})
         error = receive_until(ws, "error")
         assert error["code"] == "illegal"

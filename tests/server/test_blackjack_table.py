@@ -30,6 +30,7 @@ from croupier.blackjack.actions import LegalPlays
 from croupier.blackjack.hands import Play, RoundPhase
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.values import hand_total
+from croupier.blackjack.views import event_to_dict as blackjack_event_to_dict
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
 from croupier.fairness import DeckReveal
@@ -308,6 +309,29 @@ def test_a_person_plays_rounds_to_settlement_over_the_socket(
         assert stored.replay().is_complete
     ann = {r["name"]: r["stack"] for r in finished[-1]["results"]}["ann"]
     assert store.balances(store.sessions()[-1])["ann"] == ann
+    # the API gives each settled round; the shoe is still in play, so its order is not there
+    for message in finished:
+        got = client.get(
+            f"/api/hands/{message['hand_id']}", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert got.status_code == 200, got.text
+        data = got.json()
+        assert data["game_kind"] == "blackjack"
+        assert data["viewer"]["name"] == "ann"
+        assert data["viewer"]["seat"] == 2
+        assert data["commitment"] == message["commitment"]
+        assert data["reveal"] is None
+        assert data["phh"] is None
+        events = data["events"]
+        assert events[0]["type"] == "RoundStarted"
+        assert events[0]["shoe"] == []
+        assert not any(e["type"] == "CardBurned" for e in events)
+        stored = store.hand(message["hand_id"])
+        shown = [e for e in stored.events if not isinstance(e, (ev.RoundStarted, ev.CardBurned))]
+        assert [e for e in events if e["type"] not in ("RoundStarted", "HiddenCard")] == [
+            blackjack_event_to_dict(e) for e in shown
+        ]
+    assert client.get("/api/hands/999999").status_code == 404
 
 
 # ---------------------------------------------------------------------------- decisions

@@ -88,6 +88,16 @@ def _check_books(url: str, seen: dict[tuple[str, int], str], *, replay: bool) ->
             assert recorded.get((table, number)) == digest, f"{table} hand {number} lost"
 
 
+def _wait_for_reconnections(clients: list[BotClient], before: list[int]) -> None:
+    """Wait (20 s at most: the test's last checks say if one never came back) until each
+    client has connected since its count was ``before``."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if all(c.connections > n for c, n in zip(clients, before, strict=True)):
+            return
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_the_room_survives_sigkill(
     tmp_path: Path, request: pytest.FixtureRequest, backend: str
@@ -109,9 +119,14 @@ def test_the_room_survives_sigkill(
         client.start()
     seen: dict[tuple[str, int], str] = {}
     voided_seen: set[tuple[str, int]] = set()
+    started = [0] * len(clients)
     try:
         for kill in range(kills):
+            # the people are back at the table (on a busy machine a login can outlast a
+            # short life of the server), then the kill comes at a random moment
+            _wait_for_reconnections(clients, started)
             time.sleep(rng.uniform(0.15, 0.8))
+            started = [c.connections for c in clients]
             server.kill()
             with Store.open(url) as store:
                 journal = Journal(store.engine)

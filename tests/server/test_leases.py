@@ -20,6 +20,8 @@ from sqlalchemy import Engine, Integer, MetaData, String, delete, select, text
 from sqlalchemy import Table as SqlTable
 from sqlalchemy.orm import Session
 
+from croupier.poker import TableRules
+from croupier.server.journal import Journal
 from croupier.server.leases import (
     LEASE_TTL,
     LeaseLostError,
@@ -27,6 +29,7 @@ from croupier.server.leases import (
     Leases,
     new_owner_id,
 )
+from croupier.server.tables import TableConfig, TableRunner
 from croupier.store import Store
 
 T0 = datetime(2030, 1, 1, 12, tzinfo=UTC)
@@ -217,6 +220,52 @@ def test_a_write_after_a_takeover_is_refused_and_rolled_back(engine: Engine, clo
         db.rollback()
     with Session(engine) as db:
         assert db.scalars(select(writes.c.who)).all() == ["ann"]
+
+
+def test_ledger_writes_after_a_takeover_are_refused(store: Store, clock: Clock) -> None:
+    """Seats, buy-ins and cash-outs carry the table's fence like the journal does: once
+    another process took the table over, the old holder's ledger writes raise and leave
+    the ledger as it was."""
+    ann, bob = leases_for(store.engine, clock, "ann"), leases_for(store.engine, clock, "bob")
+    assert ann.acquire("main")
+    fence = ann.fence("main")
+    session = store.start_session(TableRules(), label="main")
+    store.sit(session, "ann", 1, guard=fence)
+    store.buy_in(session, "ann", 100, guard=fence)
+    clock.advance(TTL)
+    assert bob.acquire("main")
+    with pytest.raises(LeaseLostError):
+        store.buy_in(session, "ann", 50, guard=fence)
+    with pytest.raises(LeaseLostError):
+        store.cash_out(session, "ann", guard=fence)
+    with pytest.raises(LeaseLostError):
+        store.sit(session, "cy", 2, guard=fence)
+    assert store.balances(session) == {"ann": 100}
+    assert store.seating(session) == {"ann": (1, None)}
+    assert store.cash_out(session, "ann", guard=bob.fence("main")) == 100
+
+
+def test_a_table_that_lost_its_lease_seats_nobody(store: Store, clock: Clock) -> None:
+    """A table runner whose lease another process took refuses a sit with the lease error,
+    and neither its seats nor the ledger change (nothing half-applied)."""
+    ann, bob = leases_for(store.engine, clock, "ann"), leases_for(store.engine, clock, "bob")
+    config = TableConfig("main", "holdem", "no-limit", seats=4, bots=0, bot_delay=0, seed=1)
+    assert ann.acquire("main")
+    runner = TableRunner(config, store, Journal(store.engine))
+    runner.guard = ann.fence("main")
+    assert runner.sit("ann", 2, None) == 2
+    clock.advance(TTL)
+    assert bob.acquire("main")
+    with pytest.raises(LeaseLostError):
+        runner.sit("cy", 3, None)
+    with pytest.raises(LeaseLostError):
+        runner.leave("ann")
+    assert runner.seat_of("ann") == 2
+    assert runner.seat_of("cy") is None
+    assert [p.name for p in runner.table.seats.values()] == ["ann"]
+    assert runner.session is not None
+    assert store.balances(runner.session) == {"ann": config.buy_in_chips()}
+    assert store.seating(runner.session) == {"ann": (2, None)}
 
 
 def test_a_takeover_waits_for_the_holders_open_write(

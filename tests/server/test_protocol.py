@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from croupier.blackjack import actions as bj
 from croupier.cards import parse_cards
 from croupier.poker import Call, Discard, Fold, RaiseTo
 from croupier.server.docgen import update_page
@@ -58,6 +59,34 @@ def test_act_carries_the_engines_action_values(text: str, action: object) -> Non
     message = parse_client(json.dumps({"type": "act", "table": "t", "action": text}))
     assert isinstance(message, Act)
     assert message.to_action() == action
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("double", bj.Double()),
+        ("wager 1 ann 10", None),
+        ("insure 5", bj.Insure(5)),
+        ("stand", bj.Stand()),
+    ],
+)
+def test_act_at_a_blackjack_table_carries_blackjack_action_values(
+    text: str, action: object
+) -> None:
+    message = parse_client(json.dumps({"type": "act", "table": "bj", "action": text}))
+    assert isinstance(message, Act)
+    parsed = message.to_action("blackjack")
+    assert parsed == (bj.parse_action(text) if action is None else action)
+    assert type(parsed).__module__ == "croupier.blackjack.actions"
+
+
+def test_a_bad_blackjack_action_is_a_protocol_error_naming_the_verb() -> None:
+    with pytest.raises(ProtocolError, match="unknown verb 'fold'") as caught:
+        Act(table="bj", action="fold").to_action("blackjack")
+    assert caught.value.code == "bad_action"
+    # the table's short wager form needs the sender's box: only the table reads it
+    with pytest.raises(ProtocolError, match="needs a box, a player and an amount"):
+        Act(table="bj", action="wager 10").to_action("blackjack")
 
 
 @pytest.mark.parametrize(

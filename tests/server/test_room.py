@@ -3,31 +3,26 @@ the stats, through the real app and socket over a SQLite store."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import db_url, log_length, receive_until, send, start_app, token_for
+from server_support import (
+    db_url,
+    hello,
+    log_length,
+    my_turn,
+    receive_until,
+    send,
+    start_app,
+    token_for,
+)
 
 from croupier.server.tables import TableConfig
 from croupier.store import Store
 
 HEADS_UP = TableConfig("hu", seats=3, bots=1, bot_style="calling", bot_delay=0, time_bank=30)
-
-
-def _hello(ws: Any, token: str | None) -> dict[str, Any]:
-    send(ws, {"type": "hello", "token": token})
-    welcome: dict[str, Any] = ws.receive_json()
-    assert welcome["type"] == "welcome"
-    assert ws.receive_json()["type"] == "lobby"
-    return welcome
-
-
-def _my_turn(ws: Any) -> dict[str, Any]:
-    while True:
-        view = receive_until(ws, "view")
-        if view["view"]["legal"] is not None:
-            return view
 
 
 def test_a_reconnection_restores_the_full_seat_view(
@@ -36,12 +31,12 @@ def test_a_reconnection_restores_the_full_seat_view(
     client = start_app(request, tmp_path, [HEADS_UP])
     token = token_for(client, "ann")
     with client.websocket_connect("/ws") as ws:
-        assert _hello(ws, token)["seated"] == []
+        assert hello(ws, token)["seated"] == []
         send(ws, {"type": "sit", "table": "hu"})
-        before = _my_turn(ws)
+        before = my_turn(ws)
     # the socket is gone mid-hand; a new one with the same token gets the seat back
     with client.websocket_connect("/ws") as ws:
-        assert _hello(ws, token)["seated"] == ["hu"]
+        assert hello(ws, token)["seated"] == ["hu"]
         again = receive_until(ws, "view")
         assert again["hand"] == before["hand"]
         # the whole log again (the new socket has none of it), at least what it had
@@ -59,6 +54,13 @@ def test_a_reconnection_restores_the_full_seat_view(
         legal = again["view"]["legal"]
         send(ws, {"type": "act", "table": "hu", "action": "check" if legal["check"] else "call"})
         assert receive_until(ws, "view")["hand"] == before["hand"]
+    # a closed socket leaves nothing behind at the table: not a listener, not a log count
+    runner = client.app.state.runners["hu"]  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 10
+    while runner.listeners and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not runner.listeners
+    assert runner._sent == {}
 
 
 def test_sitting_out_skips_hands_and_sitting_in_comes_back(
@@ -68,9 +70,9 @@ def test_sitting_out_skips_hands_and_sitting_in_comes_back(
     client = start_app(request, tmp_path, [table])
     token = token_for(client, "ann")
     with client.websocket_connect("/ws") as ws:
-        _hello(ws, token)
+        hello(ws, token)
         send(ws, {"type": "sit", "table": "t3"})
-        view = _my_turn(ws)
+        view = my_turn(ws)
         send(ws, {"type": "sit_out", "table": "t3"})
         legal = view["view"]["legal"]
         send(
@@ -105,9 +107,9 @@ def test_a_rebuy_is_capped_at_the_buy_in_and_recorded(
     client = start_app(request, tmp_path, [HEADS_UP])
     token = token_for(client, "ann")
     with client.websocket_connect("/ws") as ws:
-        _hello(ws, token)
+        hello(ws, token)
         send(ws, {"type": "sit", "table": "hu"})
-        _my_turn(ws)
+        my_turn(ws)
         send(ws, {"type": "rebuy", "table": "hu", "amount": 10**6})
         error = receive_until(ws, "error")
         assert error["code"] == "refused"
@@ -149,10 +151,10 @@ def test_the_stats_count_actions_and_their_latency(
     client = start_app(request, tmp_path, [HEADS_UP])
     token = token_for(client, "ann")
     with client.websocket_connect("/ws") as ws:
-        _hello(ws, token)
+        hello(ws, token)
         send(ws, {"type": "sit", "table": "hu"})
         for _ in range(3):
-            view = _my_turn(ws)
+            view = my_turn(ws)
             legal = view["view"]["legal"]
             send(ws, {"type": "act", "table": "hu", "action": "check" if legal["check"] else "call",
                       "hand": view["hand"]})  # fmt: skip
@@ -163,6 +165,16 @@ def test_the_stats_count_actions_and_their_latency(
     assert (
         0 <= stats["latency_ms"]["p50"] <= stats["latency_ms"]["p99"] <= stats["latency_ms"]["max"]
     )
+    # ?since=N: the actions after the first N
+    count = stats["latency_ms"]["count"]
+    later = client.get("/api/stats", params={"since": 1}).json()
+    assert later["latency_ms"]["count"] == count - 1
+    none = client.get("/api/stats", params={"since": stats["actions"]}).json()
+    assert none["latency_ms"]["count"] == 0
+    for bad in ("-1", "x", "1.5", ""):
+        refused = client.get("/api/stats", params={"since": bad})
+        assert refused.status_code == 422, bad
+        assert "since" in str(refused.json()["detail"]), refused.json()
 
 
 def test_views_carry_only_new_events_and_add_up_to_the_hands_log(
@@ -176,7 +188,7 @@ def test_views_carry_only_new_events_and_add_up_to_the_hands_log(
     starts: list[int] = []
     checked = 0
     with client.websocket_connect("/ws") as ws:
-        _hello(ws, token)
+        hello(ws, token)
         send(ws, {"type": "sit", "table": "hu"})
         while checked < 3:
             message = ws.receive_json()

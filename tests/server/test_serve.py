@@ -69,6 +69,38 @@ def test_tables_files_are_checked() -> None:
     assert TableConfig("s", game="stud7").rules().bring_in == 5
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "room.example",
+        "ftp://room.example",
+        "http://",
+        "http://a:99999",
+        "http://a?x=1",
+        "http://[::1",
+    ],
+)
+def test_a_bad_public_url_is_one_usage_error(url: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--public-url", url, "--check", "--db", "sqlite://"])
+    assert result.exit_code == 2
+    assert "--public-url" in result.output
+    assert "is not an http(s) URL with a host" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_check_takes_a_good_public_url_and_refuses_an_address_it_cannot_listen_on() -> None:
+    good = ["serve", "--db", "sqlite://", "--public-url", "https://room.example:8443/", "--check"]
+    result = CliRunner().invoke(cli, good)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("croupier: ready to serve")
+    for host in ("no-such-host.invalid", "203.0.113.7", "a\x00b"):
+        bad = CliRunner().invoke(cli, ["serve", "--db", "sqlite://", "--host", host, "--check"])
+        assert bad.exit_code == 1, (host, bad.output)
+        lines = bad.output.strip().splitlines()
+        assert len(lines) == 1, lines
+        assert lines[0].startswith(f"croupier: error: cannot listen on {host}: "), lines
+
+
 def test_croupier_serve_starts_uvicorn(tmp_path: Path) -> None:
     port = _free_port()
     tables = tmp_path / "tables.toml"

@@ -64,7 +64,7 @@ class Room:
         self.poker: list[int] = []
         """Ids of poker hands."""
         self.blackjack: list[int] = []
-        """Ids of blackjack rounds (the API serves poker hands only)."""
+        """Ids of blackjack rounds (verify-deal checks poker hands only)."""
 
     def url(self, hand_id: int) -> str:
         return f"{self.base}/api/hands/{hand_id}"
@@ -91,9 +91,8 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Room]:
                 break  # the poker table deals nothing: /readyz says why
             reply = httpx.get(found.url(hand_id), timeout=10)
             if reply.status_code == 200:
-                found.poker.append(hand_id)
-            elif "not a poker hand" in reply.text:
-                found.blackjack.append(hand_id)
+                kind = reply.json()["game_kind"]
+                (found.poker if kind == "poker" else found.blackjack).append(hand_id)
             else:
                 time.sleep(0.1)  # not recorded yet
                 continue
@@ -221,7 +220,9 @@ def test_a_players_token_is_sent(room: Room) -> None:
 # ------------------------------------------------------------------------------ refusals
 def test_what_is_not_a_poker_hand_of_the_api_is_one_line(room: Room) -> None:
     assert_refused(verify_deal("--url", room.url(10**9), process=True), "404")
-    assert_refused(verify_deal("--url", room.url(room.blackjack[0])), "404", "not a poker hand")
+    assert_refused(
+        verify_deal("--url", room.url(room.blackjack[0])), "is a blackjack hand, not poker"
+    )
     assert_refused(verify_deal("--url", "not a url"), "not an http")
     assert_refused(verify_deal("--url", f"{room.base}/healthz"), "not a poker hand")
     with _serving({}) as local:  # nobody listens once it is closed

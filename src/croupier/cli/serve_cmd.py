@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import socket
 import sys
+import urllib.parse
 from datetime import timedelta
 from pathlib import Path
 
@@ -50,7 +51,8 @@ __all__ = ["serve"]
     "--public-url",
     metavar="URL",
     default=None,
-    help="Where clients reach this process (the lobby shows it); default http://HOST:PORT.",
+    callback=lambda _ctx, _param, value: _public_url(value),
+    help="Where clients reach this process (the lobby shows it): http(s)://host[:port][/path]; default http://HOST:PORT.",
 )
 @click.option(
     "--lease-ttl",
@@ -101,7 +103,14 @@ def serve(
         ) from None
     tables = DEFAULT_TABLES if tables_file is None else load_tables(tables_file.read_text())
     if check:
-        create_app(db, tables=tables, admins=admins, lease_ttl=timedelta(seconds=lease_ttl))
+        _listen(host, 0).close()  # the address can be listened on (the port is not taken)
+        create_app(
+            db,
+            tables=tables,
+            admins=admins,
+            url=public_url or f"http://{host}:{port}",
+            lease_ttl=timedelta(seconds=lease_ttl),
+        )
         click.echo(f"croupier: ready to serve {len(tables)} tables on http://{host}:{port}/")
         return
     # listen first: a lease left by an earlier run at this address is then known dead
@@ -142,6 +151,40 @@ def _quiet_garbage_collector() -> None:
     sys.setswitchinterval(0.001)
 
 
+def _public_url(value: str | None) -> str | None:
+    """``--public-url`` checked: http or https, a host, no query or fragment; the URL
+    without a trailing slash.
+
+    >>> _public_url("https://room.example:8443/")
+    'https://room.example:8443'
+    >>> _public_url("room.example")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: 'room.example' is not an http(s) URL with a host (like http://room.example:8000)
+    """
+    if value is None:
+        return None
+    try:
+        parts: urllib.parse.SplitResult | None = urllib.parse.urlsplit(value)
+        port_ok = parts is not None and (parts.port is None or parts.port > 0)
+    except ValueError:  # a bad port, an unclosed [ of an IPv6 host
+        parts, port_ok = None, False
+    good = (
+        parts is not None
+        and parts.scheme in ("http", "https")
+        and bool(parts.hostname)
+        and port_ok
+        and not (parts.query or parts.fragment)
+        and value.isprintable()
+        and " " not in value
+    )
+    if not good:
+        raise click.BadParameter(
+            f"{value!r} is not an http(s) URL with a host (like http://room.example:8000)"
+        )
+    return value.rstrip("/")
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port``; a one-line error when it cannot be had."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -149,9 +192,11 @@ def _listen(host: str, port: int) -> socket.socket:
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
-    except OSError as error:
+    except (OSError, UnicodeError, ValueError, TypeError) as error:  # gaierror: an OSError
         listener.close()
-        raise click.ClickException(f"cannot listen on {host}:{port}: {error.strerror}") from None
+        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        where = host if port == 0 else f"{host}:{port}"  # port 0: --check tries the address
+        raise click.ClickException(f"cannot listen on {where}: {reason}") from None
     listener.listen(2048)
     listener.set_inheritable(True)
     return listener

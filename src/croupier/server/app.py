@@ -2,7 +2,8 @@
 
 * ``GET /api/tables``: the lobby. ``POST /api/register``, ``POST /api/login`` (a session
   token). ``GET /api/hands/{id}``: a finished hand as the requesting player (the bearer
-  of ``Authorization: Bearer <token>``, else a spectator) may see it, with its PHH export.
+  of ``Authorization: Bearer <token>``, else a spectator) may see it, with its PHH export
+  (a blackjack round: the whole round, the shoe's order only once the shoe is revealed).
 * ``GET /healthz`` (the process runs) and ``GET /readyz`` (the store answers and every
   table task is alive).
 * ``WS /ws``: the first message is a ``hello`` with the token (none: watch only); see
@@ -35,6 +36,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from sqlalchemy import text
 
+from croupier.blackjack.views import censor as blackjack_censor
+from croupier.blackjack.views import event_to_dict as blackjack_event_to_dict
 from croupier.errors import CroupierError
 from croupier.poker.views import censor, event_to_dict
 from croupier.server.accounts import TOKEN_LIFETIME, Accounts, AuthError
@@ -294,11 +297,17 @@ def create_app(
             stored = store.hand(hand_id)
         except CroupierError as error:
             raise HTTPException(404, str(error)) from None
-        if stored.summary.game_kind != "poker":
-            raise HTTPException(404, f"hand {hand_id} is not a poker hand")
         seat = next((s for s, n in stored.players if n == name), None)
         data = hand_to_dict(stored)
         data["viewer"] = {"name": name, "seat": seat}
+        if stored.summary.game_kind == "blackjack":
+            # every card of a settled round was shown; the shoe's order (and so its burn
+            # card) stays the house's until the shoe is done and revealed
+            if not stored.revealed:
+                events = blackjack_censor(stored.events, hole_card_turned=True)
+                data["events"] = [blackjack_event_to_dict(e) for e in events]
+            data["phh"] = None  # PHH is a poker format
+            return data
         data["events"] = [event_to_dict(e) for e in censor(stored.events, seat)]
         # the deal is over: the reveal (every card of the deck, mucked hands included) is
         # public, as the commitment scheme requires, and so is the PHH export
@@ -339,7 +348,7 @@ def create_app(
         finally:
             if connection is not None:
                 for runner in runners.values():
-                    runner.listeners.discard(connection)
+                    runner.unwatch(connection)
             if writer is not None:
                 writer.cancel()
 

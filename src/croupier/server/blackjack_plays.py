@@ -92,8 +92,8 @@ class BlackjackPlays(RunnerBase):
         if box is None or box in self.owners:
             box = next(b for b in range(1, self.config.seats + 1) if b not in self.owners)
         assert self.session is not None
-        self.store.sit(self.session, name, box, policy)
-        self.store.buy_in(self.session, name, self.buy_in)
+        self.store.sit(self.session, name, box, policy, guard=self.guard)
+        self.store.buy_in(self.session, name, self.buy_in, guard=self.guard)
         self.owners[box] = name
         self.chips[name] = self.buy_in
         return box
@@ -169,13 +169,15 @@ class BlackjackPlays(RunnerBase):
 
     def _buy(self, name: str, amount: int) -> None:
         assert self.session is not None
-        self.store.buy_in(self.session, name, amount)
+        self.store.buy_in(self.session, name, amount, guard=self.guard)
         self.chips[name] = self.chips.get(name, 0) + amount
         self._changed.set()
 
     def _cash_out(self, name: str) -> None:
         assert self.session is not None
-        self.store.cash_out(self.session, name, self.chips.pop(name, 0))
+        # the ledger first: a refused write (a lost lease) leaves the chips where they are
+        self.store.cash_out(self.session, name, self.chips.get(name, 0), guard=self.guard)
+        self.chips.pop(name, None)
         box = self.seat_of(name)
         if box is not None:
             del self.owners[box]

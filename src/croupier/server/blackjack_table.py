@@ -171,10 +171,10 @@ class BlackjackRunner(BlackjackPlays):
             if box in self.owners or not 1 <= box <= self.config.seats:
                 free = self._free_boxes()
                 if policy is not None or not free:
-                    self.store.cash_out(self.session, name, chips)
+                    self.store.cash_out(self.session, name, chips, guard=self.guard)
                     continue
                 box = free[0]
-                self.store.sit(self.session, name, box, None)
+                self.store.sit(self.session, name, box, None, guard=self.guard)
             self.owners[box] = name
             self.chips[name] = chips
             if policy is not None:

@@ -27,8 +27,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from croupier.blackjack.actions import Action as BlackjackAction
+from croupier.blackjack.actions import parse_action as parse_blackjack_action
 from croupier.errors import CroupierError, InvalidActionError
-from croupier.poker.actions import Action, parse_action
+from croupier.poker.actions import Action as PokerAction
+from croupier.poker.actions import parse_action as parse_poker_action
 
 __all__ = [
     "CLIENT_MESSAGES",
@@ -151,16 +154,24 @@ class Act(_Message):
     action: str = Field(min_length=1, max_length=200)
     hand: int | None = Field(default=None, ge=1)
 
-    def to_action(self) -> Action:
-        """The engine's action value (raises :class:`ProtocolError` ``bad_action``).
+    def to_action(
+        self, kind: Literal["poker", "blackjack"] = "poker"
+    ) -> PokerAction | BlackjackAction:
+        """The engine's action value, for a table of ``kind`` (raises
+        :class:`ProtocolError` ``bad_action``). A blackjack table's short forms for a
+        person (``wager 10``, ``withdraw``, ``deal``) name no box or player: the table
+        reads those itself, with the sender's box, and here they are refused.
 
         >>> Act(table="t", action="raise").to_action()
         Traceback (most recent call last):
         ...
         croupier.server.protocol.ProtocolError: bad action 'raise': 'raise' needs an amount (e.g. 'raise 40')
+        >>> Act(table="bj", action="double").to_action("blackjack")
+        Double()
         """
+        parse = parse_blackjack_action if kind == "blackjack" else parse_poker_action
         try:
-            return parse_action(self.action)
+            return parse(self.action)
         except InvalidActionError as error:
             raise ProtocolError("bad_action", str(error)) from None
 

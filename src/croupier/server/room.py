@@ -216,9 +216,7 @@ class Room:
             if name not in self.runners and self.host(catalogue[name]):
                 self.taken_over.append(name)
                 LOG.warning("took table %s over", name)
-        for name, task in list(self.tasks.items()):
-            if task.done() and name in self.runners and self.runners[name].error is not None:
-                continue  # /readyz reports it
+        # a table whose task stopped with an error stays as it is: /readyz reports it
 
     # ------------------------------------------------------------------ admin
     def open_table(self, config: TableConfig) -> TableInfo:

@@ -118,12 +118,7 @@ class EventDicts:
         self._shared.clear()
 
     def _encode(self, event: Any) -> dict[str, Any]:
-        entry = self._shared.get(id(event))
-        if entry is not None and entry[0] is event:
-            return entry[1]
-        encoded = codec.event_to_dict(event)
-        self._shared[id(event)] = (event, encoded)
-        return encoded
+        return codec.made_once(event, self._shared, codec.event_to_dict)
 
     def encode(self, viewer: Any, events: Sequence[Any]) -> tuple[int, list[dict[str, Any]]]:
         """The viewer's revision and ``events`` (as ``viewer`` sees them) encoded, reusing
@@ -345,6 +340,11 @@ class RunnerBase:
             if message is not None:
                 listener.send(message)
         self._changed.set()
+
+    def unwatch(self, listener: Listener) -> None:
+        """Remove a listener (its socket closed) and what the table kept for it."""
+        self.listeners.discard(listener)
+        self._sent.pop(listener, None)
 
     def start_clock(self) -> None:
         """Start the time bank of the person to act (his views show what is left)."""

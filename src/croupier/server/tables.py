@@ -206,12 +206,14 @@ class TableRunner(RunnerBase):
 
     # ------------------------------------------------------------------ seats
     def _seat(self, name: str, seat: int | None, policy: str | None) -> int:
+        # check, write the ledger, then seat: a refused write (a lost lease) changes nothing
         chips = self.config.buy_in_chips()
-        self.table.sit(name, seat, chips)
-        taken = next(s for s, p in self.table.seats.items() if p.name == name)
+        self.table.verify_sit(name, seat, chips)
+        taken = self.table.free_seats[0] if seat is None else seat
         assert self.session is not None
-        self.store.sit(self.session, name, taken, policy)
-        self.store.buy_in(self.session, name, chips)
+        self.store.sit(self.session, name, taken, policy, guard=self.guard)
+        self.store.buy_in(self.session, name, chips, guard=self.guard)
+        self.table.sit(name, taken, chips)
         return taken
 
     def seat_of(self, name: str | None) -> int | None:
@@ -292,15 +294,18 @@ class TableRunner(RunnerBase):
             self._rebuys[name] = self._rebuys.get(name, 0) + amount
 
     def _buy(self, name: str, amount: int) -> None:
-        self.table.buy_in(name, amount)
+        self.table.verify_buy_in(name, amount)
         assert self.session is not None
-        self.store.buy_in(self.session, name, amount)
+        self.store.buy_in(self.session, name, amount, guard=self.guard)
+        self.table.buy_in(name, amount)
         self._changed.set()
 
     def _cash_out(self, name: str) -> None:
-        chips = self.table.leave(name, "left the table")
+        if self.table.hand is not None:
+            raise CroupierError(f"{name} cannot cash out while a hand is in play")
         assert self.session is not None
-        self.store.cash_out(self.session, name, chips)
+        self.store.cash_out(self.session, name, self.table.player(name).chips, guard=self.guard)
+        self.table.leave(name, "left the table")
         self._leaving.discard(name)
         self._sitting_out.discard(name)
 

@@ -274,13 +274,24 @@ class Store:
                 shoe.revealed = True  # the shoe is put away: its order may be shown
 
     # ---------------------------------------------------------------- players
-    def sit(self, session: SessionRef, name: str, seat: int, policy: str | None = None) -> None:
+    def sit(
+        self,
+        session: SessionRef,
+        name: str,
+        seat: int,
+        policy: str | None = None,
+        *,
+        guard: Callable[[Session], object] | None = None,
+    ) -> None:
         """Record that ``name`` sits at ``seat`` (a poker seat, a blackjack box), played by
-        the bot ``policy`` (None: a person)."""
+        the bot ``policy`` (None: a person). ``guard`` runs first in the transaction: if
+        it raises (a server's table lease is gone), nothing is written."""
         number, name = session_id(session), player_name(name)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 < seat <= MAX_ID:
             raise CroupierError(f"a seat is a whole number from 1, not {seat!r}")
         with self._write(f"cannot seat {name}") as db:
+            if guard is not None:
+                guard(db)
             open_session(db, number)
             seat_once(db, number, name, seat, policy)
 
@@ -311,9 +322,18 @@ class Store:
         with self._read() as db:
             return dict(sorted(chip_balances(db, number).items()))
 
-    def _ledger(self, session: SessionRef, name: str, kind: str, amount: int | None) -> int:
+    def _ledger(
+        self,
+        session: SessionRef,
+        name: str,
+        kind: str,
+        amount: int | None,
+        guard: Callable[[Session], object] | None,
+    ) -> int:
         number, name = session_id(session), player_name(name)
         with self._write(f"cannot record the {kind} of {name}") as db:
+            if guard is not None:
+                guard(db)
             open_session(db, number)
             player = player_row(db, name)
             have = chip_balances(db, number).get(name, 0)
@@ -347,14 +367,41 @@ class Store:
             )
         return amount
 
-    def buy_in(self, session: SessionRef, name: str, amount: int) -> None:
-        """Record ``name`` buying ``amount`` chips at the table (between hands)."""
-        self._ledger(session, name, "buy-in", amount)
+    def buy_in(
+        self,
+        session: SessionRef,
+        name: str,
+        amount: int,
+        *,
+        guard: Callable[[Session], object] | None = None,
+    ) -> None:
+        """Record ``name`` buying ``amount`` chips at the table (between hands). ``guard``
+        runs first in the transaction: if it raises (a server's table lease is gone),
+        nothing is written.
 
-    def cash_out(self, session: SessionRef, name: str, amount: int | None = None) -> int:
+        >>> store = Store.open("sqlite:///:memory:")
+        >>> session = store.start_session(TableRules())
+        >>> def lost(db): raise CroupierError("the lease is gone")
+        >>> store.buy_in(session, "ann", 100, guard=lost)
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CroupierError: the lease is gone
+        >>> store.balances(session)
+        {}
+        """
+        self._ledger(session, name, "buy-in", amount, guard)
+
+    def cash_out(
+        self,
+        session: SessionRef,
+        name: str,
+        amount: int | None = None,
+        *,
+        guard: Callable[[Session], object] | None = None,
+    ) -> int:
         """Record ``name`` taking ``amount`` chips (None: all of them) from the table;
-        return the chips cashed out."""
-        return self._ledger(session, name, "cash-out", amount)
+        return the chips cashed out. ``guard`` as for :meth:`buy_in`."""
+        return self._ledger(session, name, "cash-out", amount, guard)
 
     # ------------------------------------------------------------------ hands
     def record_poker_hand(
