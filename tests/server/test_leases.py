@@ -268,6 +268,25 @@ def test_a_table_that_lost_its_lease_seats_nobody(store: Store, clock: Clock) ->
     assert store.seating(runner.session) == {"ann": (2, None)}
 
 
+def test_a_table_built_without_its_lease_writes_no_seat(store: Store, clock: Clock) -> None:
+    """The fence is in force from the table's restore on: a table built with a fence that
+    another process has beaten does not seat its bots in the store."""
+    ann, bob = leases_for(store.engine, clock, "ann"), leases_for(store.engine, clock, "bob")
+    assert ann.acquire("main")
+    fence = ann.fence("main")
+    clock.advance(TTL)
+    assert bob.acquire("main")
+    config = TableConfig("main", "holdem", "no-limit", seats=4, bots=2, bot_delay=0, seed=1)
+    with pytest.raises(LeaseLostError):
+        TableRunner(config, store, Journal(store.engine), guard=fence)
+    for session in store.sessions():
+        assert store.balances(session) == {}
+        assert store.seating(session) == {}
+    built = TableRunner(config, store, Journal(store.engine), guard=bob.fence("main"))
+    assert built.session is not None
+    assert sorted(store.balances(built.session)) == ["bot-1", "bot-2"]
+
+
 def test_a_takeover_waits_for_the_holders_open_write(
     request: pytest.FixtureRequest, clock: Clock
 ) -> None:

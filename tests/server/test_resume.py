@@ -96,3 +96,24 @@ def test_a_table_that_voids_returns_every_wager(tmp_path: Path) -> None:
     numbers = [h.number for h in store.hands(second.session)]
     assert numbers == list(range(1, live.number + 1))  # the voided number is dealt again
     assert store.verify().ok
+
+
+def test_a_restart_seats_a_player_where_he_last_sat(tmp_path: Path) -> None:
+    """A player back at a seat he had before is seated there again after a restart (the
+    store once kept his first row for that seat, and a restart put him at the seat he
+    sat at in between: found by the kill test, as a resumed hand's seats not matching)."""
+    store = Store.open(f"sqlite:///{tmp_path / 'room.db'}")
+    config = TableConfig("t1", "holdem", "no-limit", seats=4, bots=0, bot_delay=0, seed=3)
+    first = TableRunner(config, store, Journal(store.engine))
+    for seat in (4, 3, 4):
+        assert first.sit("ann", seat, None) == seat
+        if seat == 3:
+            first.leave("ann")
+            first.sit("bob", 3, None)
+        elif first.seat_of("bob") is None:
+            first.leave("ann")
+    assert first.seat_of("ann") == 4
+    assert first.seat_of("bob") == 3
+    again = TableRunner(config, store, Journal(store.engine))
+    assert again.seat_of("ann") == 4
+    assert again.seat_of("bob") == 3

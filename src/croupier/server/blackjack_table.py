@@ -53,6 +53,7 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -105,6 +106,7 @@ class BlackjackRunner(BlackjackPlays):
         store: Store,
         journal: Journal | None = None,
         stats: ActionStats | None = None,
+        guard: Callable[[Any], object] | None = None,
     ) -> None:
         config.check()
         super().__init__(
@@ -114,6 +116,7 @@ class BlackjackRunner(BlackjackPlays):
             time_bank=config.time_bank,
             on_crash=config.on_crash,
             stats=stats,
+            guard=guard,
         )
         self.config = config
         """The table's settings."""

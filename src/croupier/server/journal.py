@@ -253,9 +253,14 @@ class Journal:
         db.execute(delete(LiveEventRow).where(LiveEventRow.live_id == live_id))
         db.execute(delete(LiveHandRow).where(LiveHandRow.id == live_id))
 
-    def void(self, live_id: int, reason: str) -> None:
-        """Void a hand in play: its events go, its row stays as ``void`` with the reason."""
+    def void(
+        self, live_id: int, reason: str, guard: Callable[[Session], object] | None = None
+    ) -> None:
+        """Void a hand in play: its events go, its row stays as ``void`` with the reason
+        (``guard`` first, as for :meth:`open_hand`)."""
         with write_session(self.engine) as db:
+            if guard is not None:
+                guard(db)
             row = db.get(LiveHandRow, live_id)
             if row is None:
                 raise CroupierError(f"no hand {live_id} in the journal")

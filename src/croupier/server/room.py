@@ -134,11 +134,11 @@ class Room:
         if config.name in self.runners or not self.leases.acquire(config.name):
             return False
         try:
-            runner = make_runner(config, self.store, self.journal, self.stats)
+            fence = self.leases.fence(config.name)
+            runner = make_runner(config, self.store, self.journal, self.stats, fence)
         except BaseException:
             self.leases.release(config.name)
             raise
-        runner.guard = self.leases.fence(config.name)
         runner.writer = self.writer
         self.runners[config.name] = runner
         self._stops[config.name] = asyncio.Event()

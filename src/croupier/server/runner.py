@@ -156,6 +156,7 @@ class RunnerBase:
         time_bank: float,
         on_crash: str,
         stats: ActionStats | None = None,
+        guard: Callable[[Any], object] | None = None,
     ) -> None:
         if on_crash not in ("resume", "void"):
             raise CroupierError(f"on_crash is 'resume' or 'void', not {on_crash!r}")
@@ -181,9 +182,9 @@ class RunnerBase:
         self.commitment: DeckCommitment | None = None
         self.writer: GroupCommit | None = None
         """The room's single journal writer (None: commit on its own)."""
-        self.guard: Callable[[Any], object] | None = None
+        self.guard = guard
         """Run inside every write transaction of the table (the lease fence: it raises
-        when another process took the table over)."""
+        when another process took the table over), from the restore on."""
         self._logged = 0
         self._received: float | None = None
         self._expecting: Any = None
@@ -262,7 +263,7 @@ class RunnerBase:
 
     def void_interrupted(self, live_id: int, number: int, reason: str) -> None:
         """Void a hand the journal holds; the stacks stay as the ledger has them."""
-        self.journal.void(live_id, reason)
+        self.journal.void(live_id, reason, self.guard)
         self.voided.append(number)
         self.broadcast(HandVoidedMessage(table=self.name, hand=number, reason=reason))
 
@@ -343,8 +344,8 @@ class RunnerBase:
 
     def unwatch(self, listener: Listener) -> None:
         """Remove a listener (its socket closed) and what the table kept for it."""
-        self.listeners.discard(listener)
         self._sent.pop(listener, None)
+        self.listeners.discard(listener)
 
     def start_clock(self) -> None:
         """Start the time bank of the person to act (his views show what is left)."""

@@ -103,9 +103,14 @@ def _plan_from_dict(data: Mapping[str, Any], rules: TableRules) -> HandPlan:
 
 
 def make_runner(
-    config: TableConfig, store: Store, journal: Journal, stats: ActionStats | None = None
+    config: TableConfig,
+    store: Store,
+    journal: Journal,
+    stats: ActionStats | None = None,
+    guard: Callable[[Any], object] | None = None,
 ) -> RunnerBase:
-    """The task for ``config``: a :class:`TableRunner`, or a blackjack runner.
+    """The task for ``config``: a :class:`TableRunner`, or a blackjack runner; ``guard``
+    (the table's lease fence) runs in each of its writes, those of its restore included.
 
     >>> store = Store.open("sqlite:///:memory:")
     >>> make_runner(TableConfig("t"), store, Journal(store.engine)).kind
@@ -114,8 +119,8 @@ def make_runner(
     if config.kind == "blackjack":
         from croupier.server.blackjack_table import BlackjackRunner
 
-        return BlackjackRunner(config, store, journal, stats)
-    return TableRunner(config, store, journal, stats)
+        return BlackjackRunner(config, store, journal, stats, guard)
+    return TableRunner(config, store, journal, stats, guard)
 
 
 class TableRunner(RunnerBase):
@@ -135,6 +140,7 @@ class TableRunner(RunnerBase):
         store: Store,
         journal: Journal | None = None,
         stats: ActionStats | None = None,
+        guard: Callable[[Any], object] | None = None,
     ) -> None:
         super().__init__(
             config.name,
@@ -143,6 +149,7 @@ class TableRunner(RunnerBase):
             time_bank=config.time_bank,
             on_crash=config.on_crash,
             stats=stats,
+            guard=guard,
         )
         self.config = config
         """The table's settings."""

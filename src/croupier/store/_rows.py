@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from sqlalchemy import exc, func, select
+from sqlalchemy import delete, exc, func, select
 from sqlalchemy.orm import Session
 
 from croupier.store.errors import StoreError
@@ -55,8 +55,9 @@ def player_ids(db: Session, names: Iterable[str]) -> dict[str, int]:
 
 
 def seats_once(db: Session, number: int, seats: Mapping[str, int], ids: Mapping[str, int]) -> None:
-    """:func:`seat_once` for every player of a hand (name → seat; ``ids`` from
-    :func:`player_ids`), with one query."""
+    """A seat row for every player of a hand (name → seat; ``ids`` from
+    :func:`player_ids`) not yet recorded at that seat, with one query (a server records
+    each sit as it happens, :func:`record_sit`)."""
     query = select(SeatRow.player_id, SeatRow.seat).where(
         SeatRow.session_id == number, SeatRow.player_id.in_([ids[n] for n in seats])
     )
@@ -85,16 +86,19 @@ def hands_so_far(db: Session, number: int) -> int:
     return int(count or 0)
 
 
-def seat_once(db: Session, number: int, name: str, seat: int, policy: str | None = None) -> None:
-    """Record a seat (once: the same player at the same seat is one row)."""
+def record_sit(db: Session, number: int, name: str, seat: int, policy: str | None = None) -> None:
+    """Record that ``name`` sits at ``seat`` now, played by ``policy``: a player has one
+    row per seat, and the row of his latest sit is his newest (where he last sat is read
+    from it: a player back at a seat he had before gets that seat's row anew)."""
     player = player_row(db, name)
-    found = db.scalars(
-        select(SeatRow.id).where(
-            SeatRow.session_id == number, SeatRow.player_id == player.id, SeatRow.seat == seat
-        )
+    mine = (SeatRow.session_id == number, SeatRow.player_id == player.id)
+    latest = db.execute(
+        select(SeatRow.seat, SeatRow.policy).where(*mine).order_by(SeatRow.id.desc()).limit(1)
     ).first()
-    if found is None:
-        db.add(SeatRow(session_id=number, player_id=player.id, seat=seat, policy=policy))
+    if latest is not None and (latest.seat, latest.policy) == (seat, policy):
+        return
+    db.execute(delete(SeatRow).where(*mine, SeatRow.seat == seat))
+    db.add(SeatRow(session_id=number, player_id=player.id, seat=seat, policy=policy))
 
 
 def hand_summary(db: Session, row: HandRow) -> HandSummary:

@@ -52,7 +52,7 @@ from croupier.store._rows import (
     open_session,
     player_ids,
     player_row,
-    seat_once,
+    record_sit,
     seats_once,
 )
 from croupier.store.connect import (
@@ -285,7 +285,15 @@ class Store:
     ) -> None:
         """Record that ``name`` sits at ``seat`` (a poker seat, a blackjack box), played by
         the bot ``policy`` (None: a person). ``guard`` runs first in the transaction: if
-        it raises (a server's table lease is gone), nothing is written."""
+        it raises (a server's table lease is gone), nothing is written.
+
+        >>> store = Store.open("sqlite:///:memory:")
+        >>> session = store.start_session(TableRules())
+        >>> for seat in (4, 3, 4):
+        ...     store.sit(session, "ann", seat)
+        >>> store.seating(session)  # where she sat last, though she had seat 4 before
+        {'ann': (4, None)}
+        """
         number, name = session_id(session), player_name(name)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 < seat <= MAX_ID:
             raise CroupierError(f"a seat is a whole number from 1, not {seat!r}")
@@ -293,7 +301,7 @@ class Store:
             if guard is not None:
                 guard(db)
             open_session(db, number)
-            seat_once(db, number, name, seat, policy)
+            record_sit(db, number, name, seat, policy)
 
     def seating(self, session: SessionRef) -> dict[str, tuple[int, str | None]]:
         """Where each player of a session last sat, and the bot playing him (None: a
