@@ -43,7 +43,7 @@ from croupier.server.protocol import (
     ViewMessage,
 )
 from croupier.server.tables import TableConfig
-from croupier.store import Store
+from croupier.store import Store, play_and_record_blackjack
 
 Person = Callable[[BlackjackRunner, str], str | None]
 """What a person sends now (None: nothing), given the runner and his name."""
@@ -332,6 +332,24 @@ def test_a_person_plays_rounds_to_settlement_over_the_socket(
             blackjack_event_to_dict(e) for e in shown
         ]
     assert client.get("/api/hands/999999").status_code == 404
+
+
+def test_the_api_gives_a_round_of_a_revealed_shoe_whole(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Once its shoe is revealed, a round from ``GET /api/hands`` has its whole log (the
+    shoe's order, the burn card) and the reveal, the same as the store's record."""
+    with Store.open(db_url(tmp_path)) as store:
+        done = play_and_record_blackjack(store, rounds=2, seed=5)
+        stored = [store.hand(i) for i in done.hands]
+    assert all(s.revealed for s in stored)  # the session ended: the shoe went back
+    client = start_app(request, tmp_path, [_config("bj")])
+    for hand in stored:
+        data = client.get(f"/api/hands/{hand.summary.id}").json()
+        assert data["viewer"] == {"name": None, "seat": None}
+        assert data["reveal"] == hand.reveal.to_dict()
+        assert data["events"] == [blackjack_event_to_dict(e) for e in hand.events]
+        assert data["events"][0]["shoe"] != []
 
 
 # ---------------------------------------------------------------------------- decisions

@@ -30,7 +30,7 @@ from croupier.server.leases import (
     new_owner_id,
 )
 from croupier.server.tables import TableConfig, TableRunner
-from croupier.store import Store
+from croupier.store import Store, StoreError
 
 T0 = datetime(2030, 1, 1, 12, tzinfo=UTC)
 TTL = LEASE_TTL
@@ -243,6 +243,18 @@ def test_ledger_writes_after_a_takeover_are_refused(store: Store, clock: Clock) 
     assert store.balances(session) == {"ann": 100}
     assert store.seating(session) == {"ann": (1, None)}
     assert store.cash_out(session, "ann", guard=bob.fence("main")) == 100
+
+
+def test_a_seat_and_its_buy_in_are_one_write(store: Store) -> None:
+    """A seat comes with its buy-in or not at all: a refused buy-in leaves no seat row."""
+    session = store.start_session(TableRules(), label="main")
+    with pytest.raises(StoreError, match="at least 1 chip"):
+        store.sit(session, "ann", 1, buy_in=0)
+    assert store.seating(session) == {}
+    assert store.balances(session) == {}
+    store.sit(session, "ann", 1, buy_in=100)
+    assert store.seating(session) == {"ann": (1, None)}
+    assert store.balances(session) == {"ann": 100}
 
 
 def test_a_table_that_lost_its_lease_seats_nobody(store: Store, clock: Clock) -> None:

@@ -7,15 +7,18 @@ from collections.abc import Iterable, Mapping
 from sqlalchemy import delete, exc, func, select
 from sqlalchemy.orm import Session
 
+from croupier.checks import whole_chips
 from croupier.store.errors import StoreError
 from croupier.store.records import HandSummary, as_utc
 from croupier.store.schema import (
     ChipMovementRow,
     HandRow,
+    LedgerRow,
     PlayerRow,
     ResultRow,
     SeatRow,
     SessionRow,
+    utc_now,
 )
 
 
@@ -120,3 +123,39 @@ def hand_summary(db: Session, row: HandRow) -> HandSummary:
         tuple((name, seat, int(net)) for name, seat, net in results),
         int(row.house),
     )
+
+
+def ledger_entry(db: Session, number: int, name: str, kind: str, amount: int | None) -> int:
+    """A ``buy-in`` or ``cash-out`` of ``amount`` chips (a cash-out of None: all he has) in
+    the ledger, with its chip movement, in ``db``'s transaction; the chips recorded."""
+    player = player_row(db, name)
+    have = chip_balances(db, number).get(name, 0)
+    if amount is None:
+        amount = have
+    amount = whole_chips(amount, f"the {kind}")
+    if kind == "buy-in" and amount <= 0:
+        raise StoreError(f"a buy-in is at least 1 chip, not {amount}")
+    if kind == "cash-out" and amount > have:
+        raise StoreError(f"{name} cannot cash out {amount}: {have} at the table")
+    entry = LedgerRow(
+        session_id=number,
+        player_id=player.id,
+        kind=kind,
+        amount=amount,
+        after_hand=hands_so_far(db, number),
+        recorded_at=utc_now(),
+    )
+    db.add(entry)
+    db.flush()
+    signed = amount if kind == "buy-in" else -amount
+    db.add(
+        ChipMovementRow(
+            session_id=number,
+            ledger_id=entry.id,
+            seq=0,
+            player_id=player.id,
+            kind=kind,
+            amount=signed,
+        )
+    )
+    return amount

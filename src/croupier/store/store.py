@@ -38,7 +38,6 @@ from sqlalchemy.orm import Session
 
 from croupier.blackjack import events as bj
 from croupier.blackjack.round import BlackjackRound
-from croupier.checks import whole_chips
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, verify_logged_deal
 from croupier.poker import events as pk
@@ -48,10 +47,9 @@ from croupier.store._hands import add_hand
 from croupier.store._rows import (
     chip_balances,
     hand_summary,
-    hands_so_far,
+    ledger_entry,
     open_session,
     player_ids,
-    player_row,
     record_sit,
     seats_once,
 )
@@ -77,9 +75,7 @@ from croupier.store.records import (
     session_id,
 )
 from croupier.store.schema import (
-    ChipMovementRow,
     HandRow,
-    LedgerRow,
     PlayerRow,
     SeatRow,
     SessionRow,
@@ -281,11 +277,14 @@ class Store:
         seat: int,
         policy: str | None = None,
         *,
+        buy_in: int | None = None,
         guard: Callable[[Session], object] | None = None,
     ) -> None:
         """Record that ``name`` sits at ``seat`` (a poker seat, a blackjack box), played by
-        the bot ``policy`` (None: a person). ``guard`` runs first in the transaction: if
-        it raises (a server's table lease is gone), nothing is written.
+        the bot ``policy`` (None: a person), and with ``buy_in`` his buy-in, in the same
+        transaction. ``guard`` runs first in the transaction: if it raises (a server's
+        table lease is gone), nothing is written; nor is anything if the buy-in is
+        refused.
 
         >>> store = Store.open("sqlite:///:memory:")
         >>> session = store.start_session(TableRules())
@@ -293,6 +292,8 @@ class Store:
         ...     store.sit(session, "ann", seat)
         >>> store.seating(session)  # where she sat last, though she had seat 4 before
         {'ann': (4, None)}
+        >>> store.sit(session, "bob", 2, buy_in=100); store.balances(session)
+        {'bob': 100}
         """
         number, name = session_id(session), player_name(name)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 < seat <= MAX_ID:
@@ -302,6 +303,8 @@ class Store:
                 guard(db)
             open_session(db, number)
             record_sit(db, number, name, seat, policy)
+            if buy_in is not None:
+                ledger_entry(db, number, name, "buy-in", buy_in)
 
     def seating(self, session: SessionRef) -> dict[str, tuple[int, str | None]]:
         """Where each player of a session last sat, and the bot playing him (None: a
@@ -343,37 +346,7 @@ class Store:
             if guard is not None:
                 guard(db)
             open_session(db, number)
-            player = player_row(db, name)
-            have = chip_balances(db, number).get(name, 0)
-            if amount is None:
-                amount = have
-            amount = whole_chips(amount, f"the {kind}")
-            if kind == "buy-in" and amount <= 0:
-                raise StoreError(f"a buy-in is at least 1 chip, not {amount}")
-            if kind == "cash-out" and amount > have:
-                raise StoreError(f"{name} cannot cash out {amount}: {have} at the table")
-            entry = LedgerRow(
-                session_id=number,
-                player_id=player.id,
-                kind=kind,
-                amount=amount,
-                after_hand=hands_so_far(db, number),
-                recorded_at=utc_now(),
-            )
-            db.add(entry)
-            db.flush()
-            signed = amount if kind == "buy-in" else -amount
-            db.add(
-                ChipMovementRow(
-                    session_id=number,
-                    ledger_id=entry.id,
-                    seq=0,
-                    player_id=player.id,
-                    kind=kind,
-                    amount=signed,
-                )
-            )
-        return amount
+            return ledger_entry(db, number, name, kind, amount)
 
     def buy_in(
         self,
