@@ -18,7 +18,7 @@ import dataclasses
 import json
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
@@ -27,11 +27,14 @@ from croupier.errors import CroupierError
 
 __all__ = [
     "JsonView",
+    "ViewSplicer",
     "decode",
     "encode",
     "event_from_dict",
+    "event_text",
     "event_to_dict",
     "event_types",
+    "json_text",
     "made_once",
 ]
 
@@ -52,6 +55,16 @@ def event_types(
 def event_to_dict(event: Any) -> dict[str, Any]:
     """One event as a JSON-ready dict with its ``type``."""
     return {"type": type(event).__name__, **encode(event)}
+
+
+def event_text(event: Any) -> str:
+    """One event as compact JSON text (:func:`event_to_dict`, then :func:`json_text`).
+
+    >>> from croupier.poker import events as ev
+    >>> event_text(ev.Folded(3))
+    '{"type":"Folded","seat":3}'
+    """
+    return _COMPACT(event_to_dict(event))
 
 
 def event_from_dict(kinds: Mapping[str, type[T]], data: object) -> T:
@@ -77,6 +90,19 @@ def encode(obj: Any) -> dict[str, Any]:
     {'seat': 1, 'stack': 90, 'bet': 10, 'folded': False, 'all_in': False, 'up': [], 'down': ['As', None]}
     """
     return {name: _plain(getattr(obj, name)) for name in _field_names(type(obj))}
+
+
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+
+
+def json_text(value: Any) -> str:
+    """``value`` (a record, a tuple, a card, a scalar: what :func:`encode` reads) as compact
+    JSON text, the way pydantic writes a message (no spaces, text not escaped to ASCII).
+
+    >>> json_text((Card.parse("As"), None, "é"))
+    '["As",null,"é"]'
+    """
+    return _COMPACT(_plain(value))
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -270,3 +296,65 @@ class JsonView:
         except (KeyError, TypeError, ValueError) as error:
             message = f"missing {error}" if isinstance(error, KeyError) else str(error)
             raise CroupierError(f"not a seat view: {message}") from None
+
+
+class ViewSplicer:
+    """JSON text of views that share most of their parts with one ``shared`` view, as a
+    broadcast's views do: every seat's view holds the very board, pots and other seats'
+    records of the spectator's view, and differs only in its own seat, its legal actions
+    and its log. A field (or a record in a tuple of records) that *is* the shared view's
+    object is copied as the text made for it once, and so is a record seen before (by
+    identity); anything else is encoded. The text
+    equals ``json_text(view.to_dict(...))`` whatever the views share (sharing only saves
+    work), with ``events`` given as the events' texts.
+
+    >>> from croupier.poker import HandState, TableRules
+    >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=3)
+    >>> splicer = ViewSplicer(hand.view_for(None))
+    >>> view = hand.view_for(2)
+    >>> texts = [event_text(e) for e in view.events]
+    >>> json.loads(splicer.text(view, texts)) == view.to_dict()
+    True
+    """
+
+    def __init__(self, shared: JsonView, records: dict[int, tuple[Any, str]] | None = None) -> None:
+        self.shared = shared
+        self._names = _field_names(type(shared))
+        self._keys = {n: f'"{n}":' for n in self._names}
+        self._texts: dict[str, str] = {}
+        """The shared view's fields as text, made as they are first asked for."""
+        self._records = {} if records is None else records
+        """Records in the views' tuples as text, by identity (:func:`made_once`); a memo
+        kept from one broadcast to the next (``records``) reuses the text of a record the
+        engine kept because it did not change."""
+
+    def text(self, view: JsonView, events: Sequence[str]) -> str:
+        """``view`` as compact JSON text, its ``events`` the given texts (in order)."""
+        shared = self.shared
+        parts: list[str] = []
+        for name in self._names:
+            if name == "events":
+                parts.append('"events":[' + ",".join(events) + "]")
+                continue
+            value = getattr(view, name)
+            if value is getattr(shared, name):
+                text = self._texts.get(name)
+                if text is None:
+                    text = self._texts[name] = self._keys[name] + self._value(value)
+                parts.append(text)
+            else:
+                parts.append(self._keys[name] + self._value(value))
+        return "{" + ",".join(parts) + "}"
+
+    def _value(self, value: Any) -> str:
+        kind = type(value)
+        if kind is int:
+            return str(value)
+        if value is None:
+            return "null"
+        if kind is bool:
+            return "true" if value else "false"
+        if kind is tuple and value and _is_record(value[0]):
+            records = self._records
+            return "[" + ",".join([made_once(v, records, json_text) for v in value]) + "]"
+        return json_text(value)

@@ -36,6 +36,7 @@ from croupier.errors import CroupierError
 from croupier.fairness import DeckReveal
 from croupier.server.blackjack_table import BlackjackRunner
 from croupier.server.journal import Journal
+from croupier.server.outgoing import Prepared
 from croupier.server.protocol import (
     CommitmentMessage,
     ErrorMessage,
@@ -83,6 +84,8 @@ class Recorder:
         self.check = check
 
     def send(self, message: Any) -> None:
+        if isinstance(message, Prepared):  # a view, encoded once per broadcast: read it back
+            message = message.model()
         if self.check is not None:
             self.check(message)
         self.messages.append(message)

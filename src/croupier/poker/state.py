@@ -225,6 +225,7 @@ class HandState(Dealing, Betting, Showdown):
         self._restock_orders: list[tuple[Card, ...]] = []
         self._views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]] = {}
         self._public: tuple[tuple[Any, ...], _Public] | None = None
+        self._own: dict[int, tuple[PlayerView, PlayerView]] = {}
         self._pending_draw: tuple[int, tuple[Card, ...]] | None = None
         self.ante_trimming = ante_trimming
         """Whether an ante above every other player's ante is returned, like an uncalled bet
@@ -406,7 +407,7 @@ class HandState(Dealing, Betting, Showdown):
             if players[i].down != down:  # the owner sees his own down cards
                 players = (
                     *players[:i],
-                    dataclasses.replace(players[i], down=down),
+                    self._own_record(seat, players[i], down),
                     *players[i + 1 :],
                 )
         mine = self.actor is not None and self.actor == seat
@@ -441,22 +442,39 @@ class HandState(Dealing, Betting, Showdown):
         if cached is not None and cached[0] == key:
             return cached[1]
         shown = shown_cards(self.events)
-        players = tuple(
-            PlayerView(
-                seat=s,
-                stack=p.stack,
-                bet=p.bet,
-                folded=p.folded,
-                all_in=p.all_in,
-                up=tuple(p.up),
-                down=tuple(c if c in shown else None for c in p.down),
-            )
-            for s, p in self.players.items()
-        )
+        before = {} if cached is None else {v.seat: v for v in cached[1][1]}
+        records = []
+        for s, p in self.players.items():
+            up = tuple(p.up)
+            down = tuple(c if c in shown else None for c in p.down)
+            old = before.get(s)
+            if (
+                old is not None
+                and old.stack == p.stack
+                and old.bet == p.bet
+                and old.folded == p.folded
+                and old.all_in == p.all_in
+                and old.up == up
+                and old.down == down
+            ):
+                records.append(old)  # unchanged: the same object (a server encodes it once)
+            else:
+                records.append(PlayerView(s, p.stack, p.bet, p.folded, p.all_in, up, down))
+        players = tuple(records)
         pots = tuple(pot.amount for pot in self.pots)
         public = (shown, players, pots, self.total_pot, tuple(self.board))
         self._public = (key, public)
         return public
+
+    def _own_record(self, seat: int, public: PlayerView, down: tuple[Card, ...]) -> PlayerView:
+        """``public`` (the seat as others see it) with the owner's down cards: the same
+        object while neither changes."""
+        kept = self._own.get(seat)
+        if kept is not None and kept[0] is public and kept[1].down == down:
+            return kept[1]
+        own = dataclasses.replace(public, down=down)
+        self._own[seat] = (public, own)
+        return own
 
     def _censored_log(self, seat: int | None, shown: frozenset[Card]) -> tuple[ev.Event, ...]:
         """The log as ``seat`` sees it, kept per seat and extended event by event (a new
@@ -506,6 +524,7 @@ class HandState(Dealing, Betting, Showdown):
         state["_restock_orders"] = self._restock_orders[:]
         state["_views"] = {}
         state["_public"] = None
+        state["_own"] = {}
         return new
 
     def payoffs(self) -> dict[int, int]:

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -149,16 +150,23 @@ def censor_event(event: ev.Event, seat: int | None, shown: frozenset[Card]) -> e
         case ev.CardsDealt(seat=owner, cards=cards, up=False) if owner != seat and not (
             shown.issuperset(cards)
         ):
-            return ev.HiddenCards(owner, len(cards), "dealt")
+            return _hidden(owner, len(cards), "dealt")
         case ev.Discarded(seat=owner, cards=cards) if owner != seat and not (
             shown.issuperset(cards)
         ):
-            return ev.HiddenCards(owner, len(cards), "discarded")
+            return _hidden(owner, len(cards), "discarded")
         case ev.CardBurned():
-            return ev.HiddenCards(None, 1, "burned")
+            return _hidden(None, 1, "burned")
         case ev.StubRestocked(cards=cards):
-            return ev.HiddenCards(None, len(cards), "restocked")
+            return _hidden(None, len(cards), "restocked")
     return event
+
+
+@functools.cache
+def _hidden(seat: int | None, count: int, what: str) -> ev.HiddenCards:
+    """One :class:`~croupier.poker.events.HiddenCards` object per value: every viewer's
+    log holds the same one (so a server encodes it once for them all)."""
+    return ev.HiddenCards(seat, count, what)
 
 
 # ------------------------------------------------------------------------------- codec

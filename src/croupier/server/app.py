@@ -42,6 +42,7 @@ from croupier.errors import CroupierError
 from croupier.poker.views import censor, event_to_dict
 from croupier.server.accounts import TOKEN_LIFETIME, Accounts, AuthError
 from croupier.server.leases import LEASE_TTL
+from croupier.server.outgoing import Prepared
 from croupier.server.protocol import (
     Act,
     Credentials,
@@ -112,7 +113,7 @@ class Connection:
 
     def __init__(self, name: str | None) -> None:
         self.name = name
-        self.queue: asyncio.Queue[BaseModel | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[BaseModel | Prepared | None] = asyncio.Queue()
         self.overflowed = False
 
     def send(self, message: Any) -> None:

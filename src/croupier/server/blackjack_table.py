@@ -66,16 +66,17 @@ from croupier.blackjack.policies import Policy
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.views import event_from_dict, event_to_dict
 from croupier.cards.deck import Shoe
+from croupier.codec import JsonView
 from croupier.errors import CroupierError
 from croupier.fairness import commit_deck
 from croupier.server.blackjack_plays import BlackjackPlays
 from croupier.server.config import TableConfig, blackjack_rules, bot_style
 from croupier.server.journal import Journal, LiveHand
+from croupier.server.outgoing import ViewFrame
 from croupier.server.protocol import (
     HandFinishedMessage,
     PlayerResult,
     TableInfo,
-    ViewMessage,
 )
 from croupier.server.runner import ActionStats, Listener
 from croupier.store import ShoeDeal, Store
@@ -246,24 +247,31 @@ class BlackjackRunner(BlackjackPlays):
             time_bank=self.config.time_bank,
         )
 
-    def view_message(self, listener: Listener) -> ViewMessage | None:
-        """What ``listener`` may see of the round in play (a player not in the round, or a
-        spectator, the public view); None between rounds."""
+    def view_frame(self) -> ViewFrame | None:
+        """The parts of the round's views every listener shares now (None: between
+        rounds)."""
         rnd = self.round
         if rnd is None:
             return None
-        viewer = listener.name if listener.name in rnd.bankrolls else None
-        view, events_from = self.encode_view(listener, viewer, rnd.view_for(viewer))
-        return ViewMessage(
+        return ViewFrame(
+            rnd.view_for(None),
             table=self.name,
             hand=self.number,
-            view=view,
-            events_from=events_from,
             kind="blackjack",
             time_left=self.time_left(),
             commitment=None if self.shoe_deal is None else self.shoe_deal.commitment.digest,
             names={str(b): n for b, n in sorted(self.owners.items())},
+            records=self.record_texts,
         )
+
+    def seat_view(self, listener: Listener, frame: ViewFrame) -> tuple[str | None, JsonView]:
+        """The listener as a player of the round (None: not in it, or a spectator: the
+        public view) and the engine's view for him."""
+        rnd = self.round
+        assert rnd is not None
+        if listener.name is None or listener.name not in rnd.bankrolls:
+            return None, frame.shared
+        return listener.name, rnd.view_for(listener.name)
 
     # ------------------------------------------------------------------ the task
     def _can_wager(self, rnd: BlackjackRound | None, name: str) -> bool:

@@ -278,9 +278,10 @@ class Journal:
             return [(n, r or "") for n, r in rows]
 
 
-_ROWS_A_STATEMENT = 300
-"""Journal rows a multi-row INSERT carries: 3 parameters a row stays under SQLite's oldest
-limit (999) and far under PostgreSQL's (65,535); one statement is one round trip."""
+_INSERT_EVENT = insert(LiveEventRow)
+"""The journal's insert of one event, run for many rows at once (SQLAlchemy's
+executemany: one compiled statement, where a multi-row VALUES was compiled for each row
+count)."""
 
 
 class GroupCommit:
@@ -367,6 +368,6 @@ class GroupCommit:
             connection.execution_options(croupier_write=True)
             with connection.begin():
                 check_fences((guard for *_, guard in items), connection)
-                for i in range(0, len(rows), _ROWS_A_STATEMENT):  # multi-row INSERTs
-                    connection.execute(insert(LiveEventRow).values(rows[i : i + _ROWS_A_STATEMENT]))
+                # one statement, compiled once and cached, run for every row (executemany)
+                connection.execute(_INSERT_EVENT, rows)
         self.batches += 1

@@ -28,10 +28,11 @@ from croupier import codec
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal
 from croupier.server.journal import GroupCommit, Journal
+from croupier.server.outgoing import Prepared, ViewFrame
 from croupier.server.protocol import CommitmentMessage, ErrorMessage, HandVoidedMessage, TableInfo
 from croupier.store import SessionInfo, Store
 
-__all__ = ["ActionStats", "EventDicts", "Listener", "RunnerBase"]
+__all__ = ["ActionStats", "EventTexts", "Listener", "RunnerBase"]
 
 
 class Listener(Protocol):
@@ -45,7 +46,8 @@ class Listener(Protocol):
     name: str | None
 
     def send(self, message: Any) -> None:
-        """Queue a pydantic message for the client."""
+        """Queue a message for the client: a pydantic model, or a
+        :class:`~croupier.server.outgoing.Prepared` one (both give ``model_dump_json()``)."""
 
 
 class ActionStats:
@@ -91,24 +93,24 @@ class ActionStats:
         return {"count": len(data), "p50": pick(0.5), "p99": pick(0.99), "max": pick(1.0)}
 
 
-class EventDicts:
-    """Each viewer's encoded log, kept from one view to the next: a view's events are
+class EventTexts:
+    """Each viewer's log as JSON texts, kept from one view to the next: a view's events are
     encoded once, not again with every action. The log only grows, except that a
     showdown uncovers earlier cards: then the changed events are encoded again and the
     viewer's *revision* goes up (a client who has the log of an older revision needs the
     whole log again).
 
     >>> from croupier.poker import events as ev
-    >>> cache = EventDicts()
+    >>> cache = EventTexts()
     >>> revision, first = cache.encode(1, (ev.Folded(3),))
     >>> again, second = cache.encode(1, (ev.Folded(3), ev.Folded(2)))
-    >>> second[0] is first[0], again == revision
-    (True, True)
+    >>> second, again == revision
+    (['{"type":"Folded","seat":3}', '{"type":"Folded","seat":2}'], True)
     """
 
     def __init__(self) -> None:
-        self._by_viewer: dict[Any, tuple[int, tuple[Any, ...], list[dict[str, Any]]]] = {}
-        self._shared: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self._by_viewer: dict[Any, tuple[int, tuple[Any, ...], list[str]]] = {}
+        self._shared: dict[int, tuple[Any, str]] = {}
         """Encoded events by identity: an event every viewer sees alike (a bet, a fold)
         is one object in all their logs, and is encoded once."""
 
@@ -117,13 +119,13 @@ class EventDicts:
         self._by_viewer.clear()
         self._shared.clear()
 
-    def _encode(self, event: Any) -> dict[str, Any]:
-        return codec.made_once(event, self._shared, codec.event_to_dict)
+    def _encode(self, event: Any) -> str:
+        return codec.made_once(event, self._shared, codec.event_text)
 
-    def encode(self, viewer: Any, events: Sequence[Any]) -> tuple[int, list[dict[str, Any]]]:
+    def encode(self, viewer: Any, events: Sequence[Any]) -> tuple[int, list[str]]:
         """The viewer's revision and ``events`` (as ``viewer`` sees them) encoded, reusing
         what was encoded before. The list returned is the cache's own: read it, at once."""
-        revision, seen, dicts = self._by_viewer.get(viewer, (0, (), []))
+        revision, seen, texts = self._by_viewer.get(viewer, (0, (), []))
         events = tuple(events)
         if events[: len(seen)] != seen:  # earlier events changed (or the log shrank)
             revision += 1
@@ -132,10 +134,10 @@ class EventDicts:
                 if not (old is new or old == new):
                     break
                 keep += 1
-            del dicts[keep:]
-        dicts.extend(self._encode(e) for e in events[len(dicts) :])
-        self._by_viewer[viewer] = (revision, events, dicts)
-        return revision, dicts
+            del texts[keep:]
+        texts.extend(self._encode(e) for e in events[len(texts) :])
+        self._by_viewer[viewer] = (revision, events, texts)
+        return revision, texts
 
 
 class RunnerBase:
@@ -192,13 +194,14 @@ class RunnerBase:
         self._acted = asyncio.Event()
         self._changed = asyncio.Event()
         self._announcement: CommitmentMessage | None = None
-        self.event_dicts = EventDicts()
+        self.event_texts = EventTexts()
         """Each viewer's encoded log of the hand in play."""
+        self.record_texts: dict[int, tuple[Any, str]] = {}
+        """The texts of the records in the hand's views (a seat, a box), by identity: an
+        engine keeps a record that did not change, and it is encoded once."""
         self._sent: dict[Listener, tuple[Any, int, int]] = {}
         """Per listener, this hand: the viewer, the log's revision and how many events
         its last view carried (the next view carries only the events after them)."""
-        self._memo: dict[int, tuple[Any, Any]] = {}
-        """The encoded parts of the views of one broadcast (see ``JsonView.to_dict``)."""
 
     # ------------------------------------------------------------------ sessions
     def reopen_session(self, rules: Any, seed: int | None) -> SessionInfo:
@@ -288,40 +291,46 @@ class RunnerBase:
     def broadcast_views(self) -> None:
         """Send every listener its own view, then count the latency of the action that
         caused it, if a person's action did. Nothing goes out before the hand's
-        commitment."""
+        commitment. The views are encoded from one :class:`ViewFrame` (their shared
+        parts once)."""
         if self._announcement is None:
             return
-        self._memo.clear()
-        for listener in list(self.listeners):
-            message = self.view_message(listener)
-            if message is not None:
-                listener.send(message)
+        frame = self.view_frame()
+        if frame is not None:
+            for listener in list(self.listeners):
+                listener.send(self.view_message(listener, frame))
         if self._received is not None:
             self.stats.record(time.perf_counter() - self._received)
             self._received = None
 
-    def view_message(self, listener: Listener) -> Any:
-        """The view ``listener`` may have now (None: nothing to show)."""
+    def view_frame(self) -> ViewFrame | None:
+        """The parts every view of the hand in play shares now (None: nothing to show)."""
         raise NotImplementedError
 
-    def encode_view(self, listener: Listener, viewer: Any, view: Any) -> tuple[dict[str, Any], int]:
-        """``view`` (the engine's, for ``viewer``) as the dict a view message carries, and
-        its ``events_from``: the view holds only the events ``listener`` has not had yet
-        in this hand (all of them after a showdown uncovered earlier cards, or in his
-        first view of the hand)."""
-        revision, dicts = self.event_dicts.encode(viewer, view.events)
+    def seat_view(self, listener: Listener, frame: ViewFrame) -> tuple[Any, Any]:
+        """Who ``listener`` sees the hand as (a seat, a player; None: a spectator) and the
+        engine's view for him (``frame.shared`` for a spectator)."""
+        raise NotImplementedError
+
+    def view_message(self, listener: Listener, frame: ViewFrame) -> Prepared:
+        """The view message ``listener`` may have now. It holds only the events ``listener``
+        has not had yet in this hand (``events_from`` says where they start): all of them
+        in his first view of the hand, or after a showdown uncovered earlier cards."""
+        viewer, view = self.seat_view(listener, frame)
+        revision, texts = self.event_texts.encode(viewer, view.events)
         sent = self._sent.get(listener)
         start = 0
         if sent is not None and sent[0] == viewer and sent[1] == revision:
-            start = min(sent[2], len(dicts))
-        self._sent[listener] = (viewer, revision, len(dicts))
-        return view.to_dict(event_dicts=dicts[start:], memo=self._memo), start
+            start = min(sent[2], len(texts))
+        self._sent[listener] = (viewer, revision, len(texts))
+        return frame.message(view, texts[start:], start)
 
     def announce(self, number: int, digest: str) -> None:
         """Send the commitment of hand ``number`` to everyone: no view of the hand goes
         out before it (and a listener who comes later gets it first)."""
         self._announcement = CommitmentMessage(table=self.name, hand=number, digest=digest)
-        self.event_dicts.clear()
+        self.event_texts.clear()
+        self.record_texts.clear()
         self._sent.clear()
         self.broadcast(self._announcement)
 
@@ -336,10 +345,9 @@ class RunnerBase:
         self._sent.pop(listener, None)  # the whole view: a reconnection, a new seat
         if self._announcement is not None:
             listener.send(self._announcement)
-            self._memo.clear()
-            message = self.view_message(listener)
-            if message is not None:
-                listener.send(message)
+            frame = self.view_frame()
+            if frame is not None:
+                listener.send(self.view_message(listener, frame))
         self._changed.set()
 
     def unwatch(self, listener: Listener) -> None:

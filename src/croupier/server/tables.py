@@ -35,6 +35,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from croupier.codec import JsonView
 from croupier.errors import CroupierError, InvalidActionError
 from croupier.fairness import commit_deck
 from croupier.poker._core import Phase
@@ -49,12 +50,12 @@ from croupier.poker.table import HandPlan, Table, default_action
 from croupier.poker.views import event_from_dict, event_to_dict
 from croupier.server.config import DEFAULT_TABLES, TableConfig, load_tables
 from croupier.server.journal import Journal, LiveHand
+from croupier.server.outgoing import ViewFrame
 from croupier.server.protocol import (
     ErrorMessage,
     HandFinishedMessage,
     PlayerResult,
     TableInfo,
-    ViewMessage,
 )
 from croupier.server.runner import ActionStats, Listener, RunnerBase
 from croupier.store import Store
@@ -372,24 +373,30 @@ class TableRunner(RunnerBase):
             time_bank=self.config.time_bank,
         )
 
-    def view_message(self, listener: Listener) -> ViewMessage | None:
-        """The view ``listener`` may have of the hand in play now (None: no hand)."""
+    def view_frame(self) -> ViewFrame | None:
+        """The parts of the hand's views every listener shares now (None: no hand)."""
         hand = self.table.hand
         if hand is None or hand.phase is Phase.DEALER:
             return None
-        seat = self.seat_of(listener.name)
-        viewer = seat if seat is not None and seat in hand.stacks else None
-        view, events_from = self.encode_view(listener, viewer, hand.view_for(viewer))
-        return ViewMessage(
+        return ViewFrame(
+            hand.view_for(None),
             table=self.config.name,
             hand=self.table.hand_number,
-            view=view,
-            events_from=events_from,
             kind="poker",
             time_left=self.time_left(),
             commitment=None if self.commitment is None else self.commitment.digest,
             names=self._names(),
+            records=self.record_texts,
         )
+
+    def seat_view(self, listener: Listener, frame: ViewFrame) -> tuple[int | None, JsonView]:
+        """The listener's seat in the hand (None: he watches) and the engine's view of it."""
+        hand = self.table.hand
+        assert hand is not None
+        seat = self.seat_of(listener.name)
+        if seat is None or seat not in hand.stacks:
+            return None, frame.shared
+        return seat, hand.view_for(seat)
 
     def _names(self) -> dict[str, str]:
         """Who sits where (kept until the table's log grows: every seat change is in it)."""
