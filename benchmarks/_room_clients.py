@@ -234,6 +234,12 @@ class Bot:
             await self.socket.send(json.dumps(message))
 
     def _error(self, message: dict[str, Any]) -> None:
+        if (
+            self.tally.phase == "shutdown"
+            and message.get("code") == "refused"
+            and str(message.get("message", "")).startswith(f"{self.name} has no seat")
+        ):
+            return  # he left the table (busted, cashed out) after the lobby said he sat
         self.tally.errors.append((self.tally.phase, self.name, message))
 
     async def play(self) -> None:

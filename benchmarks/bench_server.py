@@ -391,6 +391,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--buy-in",
+        type=int,
+        default=5000,
+        help="chips each client buys in for (5000; small ones make many busts and re-sits)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the store and the server log")
     parser.add_argument(
         "--login-concurrency",
@@ -411,6 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         think=args.think,
         compression=not args.no_compression,
         seed=args.seed,
+        buy_in=args.buy_in,
         keep=args.keep,
         login_concurrency=args.login_concurrency,
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -319,32 +320,50 @@ class ViewSplicer:
 
     def __init__(self, shared: JsonView, records: dict[int, tuple[Any, str]] | None = None) -> None:
         self.shared = shared
-        self._names = _field_names(type(shared))
-        self._keys = {n: f'"{n}":' for n in self._names}
-        self._texts: dict[str, str] = {}
-        """The shared view's fields as text, made as they are first asked for."""
+        names = _field_names(type(shared))
+        self._fields = operator.attrgetter(*names)
+        """A view's fields as a tuple, in order."""
+        self._shared_values: tuple[Any, ...] = self._fields(shared)
+        self._events_at = names.index("events")
+        self._keys = tuple(f'"{n}":' for n in names)
         self._records = {} if records is None else records
-        """Records in the views' tuples as text, by identity (:func:`made_once`); a memo
-        kept from one broadcast to the next (``records``) reuses the text of a record the
-        engine kept because it did not change."""
+        """Records in the views' tuples, and text and tuple fields, as text by identity
+        (:func:`made_once`); a memo kept from one broadcast to the next (``records``)
+        reuses the text of what the engine kept because it did not change."""
+        self._parts = [
+            "" if i == self._events_at else key + self._value(value)
+            for i, (key, value) in enumerate(zip(self._keys, self._shared_values, strict=True))
+        ]
+        """The shared view's fields as text (``key:value``); the events' place is empty."""
+        self._shared_records = {
+            i: [made_once(r, self._records, json_text) for r in value]
+            for i, value in enumerate(self._shared_values)
+            if type(value) is tuple and value and _is_record(value[0])
+        }
+        """The texts of the records of the shared view's tuples of records, by field."""
 
     def text(self, view: JsonView, events: Sequence[str]) -> str:
         """``view`` as compact JSON text, its ``events`` the given texts (in order)."""
-        shared = self.shared
-        parts: list[str] = []
-        for name in self._names:
-            if name == "events":
-                parts.append('"events":[' + ",".join(events) + "]")
-                continue
-            value = getattr(view, name)
-            if value is getattr(shared, name):
-                text = self._texts.get(name)
-                if text is None:
-                    text = self._texts[name] = self._keys[name] + self._value(value)
-                parts.append(text)
-            else:
-                parts.append(self._keys[name] + self._value(value))
+        values = self._fields(view)
+        parts = self._parts.copy()
+        for i, same in enumerate(map(operator.is_, values, self._shared_values)):
+            if not same and i != self._events_at:
+                parts[i] = self._keys[i] + self._changed(i, values[i])
+        parts[self._events_at] = '"events":[' + ",".join(events) + "]"
         return "{" + ",".join(parts) + "}"
+
+    def _changed(self, field: int, value: Any) -> str:
+        """A field's text where the view's value is not the shared one: a tuple of records
+        of the shared length takes the shared records' texts where it holds the very same
+        records (a seat's view: every seat but its own)."""
+        shared = self._shared_records.get(field)
+        if shared is None or type(value) is not tuple or len(value) != len(shared):
+            return self._value(value)
+        texts = shared.copy()
+        for i, same in enumerate(map(operator.is_, value, self._shared_values[field])):
+            if not same:
+                texts[i] = made_once(value[i], self._records, json_text)
+        return "[" + ",".join(texts) + "]"
 
     def _value(self, value: Any) -> str:
         kind = type(value)
@@ -357,4 +376,6 @@ class ViewSplicer:
         if kind is tuple and value and _is_record(value[0]):
             records = self._records
             return "[" + ",".join([made_once(v, records, json_text) for v in value]) + "]"
+        if kind is str or kind is tuple:  # immutable: its text is kept by identity
+            return made_once(value, self._records, json_text)
         return json_text(value)

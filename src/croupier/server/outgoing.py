@@ -97,12 +97,17 @@ class ViewFrame:
     ) -> None:
         self.shared = shared
         """The view everyone may see (the spectator's): what the others' views share."""
-        self._splicer = codec.ViewSplicer(shared, records)
-        text = codec.json_text
+        memo = {} if records is None else records
+        self._splicer = codec.ViewSplicer(shared, memo)
+
+        def text(value: str | None) -> str:  # the same text objects every broadcast
+            return "null" if value is None else codec.made_once(value, memo, codec.json_text)
+
+        clock = "null" if time_left is None else repr(float(time_left))
         self._head = f'{{"type":"view","table":{text(table)},"hand":{int(hand)},"view":'
         self._tail = (
-            f',"kind":{text(kind)},"time_left":{text(time_left)},'
-            f'"commitment":{text(commitment)},"names":{text(dict(names))}}}'
+            f',"kind":{text(kind)},"time_left":{clock},'
+            f'"commitment":{text(commitment)},"names":{codec.json_text(dict(names))}}}'
         )
 
     def message(self, view: codec.JsonView, events: Sequence[str], events_from: int) -> Prepared:

@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from pydantic import BaseModel
+
 from croupier import codec
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal
@@ -283,10 +285,13 @@ class RunnerBase:
         return close
 
     # ------------------------------------------------------------------ listeners
-    def broadcast(self, message: Any) -> None:
-        """Send ``message`` to everyone at the table."""
+    def broadcast(self, message: BaseModel) -> None:
+        """Send ``message`` to everyone at the table (encoded once for them all)."""
+        if not self.listeners:
+            return
+        prepared = Prepared(str(getattr(message, "type", "")), message.model_dump_json())
         for listener in list(self.listeners):
-            listener.send(message)
+            listener.send(prepared)
 
     def broadcast_views(self) -> None:
         """Send every listener its own view, then count the latency of the action that

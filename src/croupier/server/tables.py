@@ -162,6 +162,9 @@ class TableRunner(RunnerBase):
         self._rng = random.Random(config.seed)
         self._bots: dict[str, Policy] = {}
         self._leaving: set[str] = set()
+        self._recording = False
+        """A finished hand is being recorded: the table is not between hands yet (a leave
+        or a rebuy now would meet a ledger without that hand)."""
         self._pending: dict[str, int | None] = {}
         self._rebuys: dict[str, int] = {}
         self._sitting_out: set[str] = set()
@@ -245,7 +248,7 @@ class TableRunner(RunnerBase):
             raise CroupierError(f"seat {seat} is not free at {self.config.name}")
         if len(self.table.seats) + len(self._pending) >= self.config.seats:
             raise CroupierError(f"{self.config.name} is full")
-        if self.table.hand is not None:
+        if not self.between_hands:
             self._pending[name] = seat
             return None
         taken = self._seat(name, seat, None)
@@ -258,7 +261,7 @@ class TableRunner(RunnerBase):
             return
         if self.seat_of(name) is None:
             raise CroupierError(f"{name} has no seat at {self.config.name}")
-        if self.table.hand is None:
+        if self.between_hands:
             self._cash_out(name)
         else:
             self._leaving.add(name)
@@ -269,7 +272,7 @@ class TableRunner(RunnerBase):
         if self.seat_of(name) is None:
             raise CroupierError(f"{name} has no seat at {self.config.name}")
         self._sitting_out.add(name)
-        if self.table.hand is None:
+        if self.between_hands:
             self.table.sit_out(name)
 
     def sit_in(self, name: str) -> None:
@@ -279,7 +282,7 @@ class TableRunner(RunnerBase):
             raise CroupierError(f"{name} has no seat at {self.config.name}")
         self._sitting_out.discard(name)
         self._sitting_in.add(name)
-        if self.table.hand is None:
+        if self.between_hands:
             self._sitting_in.discard(name)
             self.table.sit_in(name)
             self._changed.set()
@@ -295,7 +298,7 @@ class TableRunner(RunnerBase):
             raise CroupierError(
                 f"a rebuy of {amount} would make {have + amount}: at most {cap} at this table"
             )
-        if self.table.hand is None:
+        if self.between_hands:
             self._buy(name, amount)
         else:
             self._rebuys[name] = self._rebuys.get(name, 0) + amount
@@ -307,8 +310,13 @@ class TableRunner(RunnerBase):
         self.table.buy_in(name, amount)
         self._changed.set()
 
+    @property
+    def between_hands(self) -> bool:
+        """No hand is in play, nor being recorded: seats and chips may change now."""
+        return self.table.hand is None and not self._recording
+
     def _cash_out(self, name: str) -> None:
-        if self.table.hand is not None:
+        if not self.between_hands:
             raise CroupierError(f"{name} cannot cash out while a hand is in play")
         assert self.session is not None
         self.store.cash_out(self.session, name, self.table.player(name).chips, guard=self.guard)
@@ -497,18 +505,22 @@ class TableRunner(RunnerBase):
     async def _finish(self, hand: HandState) -> int:
         table = self.table
         seats = {seat: player.name for seat, player in table.seats.items()}
-        table.finish_hand(hand)
         assert self.session is not None
         assert self.commitment is not None
-        hand_id = await asyncio.to_thread(
-            self.store.record_poker_hand,
-            self.session,
-            hand,
-            self.commitment,
-            self._reveal,
-            seats,
-            then=self.close_journal(),
-        )
+        self._recording = True  # till the ledger has the hand: leaves and rebuys wait
+        try:
+            table.finish_hand(hand)
+            hand_id = await asyncio.to_thread(
+                self.store.record_poker_hand,
+                self.session,
+                hand,
+                self.commitment,
+                self._reveal,
+                seats,
+                then=self.close_journal(),
+            )
+        finally:
+            self._recording = False
         self.live_id = None
         self.hand_ids.append(hand_id)
         results = [

@@ -5,9 +5,9 @@ and :meth:`Store.record_blackjack_round <croupier.store.Store.record_blackjack_r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert
+from sqlalchemy import Table, insert
 from sqlalchemy.orm import Session
 
 from croupier.fairness import DeckCommitment, DeckReveal
@@ -32,9 +32,15 @@ def add_hand(
     movements: list[Movement],
     holders: Mapping[int | str, str],
     shoe: tuple[int, int] | None = None,
+    *,
+    ids: Mapping[str, int] | None = None,
+    events_json: str | None = None,
 ) -> int:
     """Write a hand, its results and movements (inside the caller's transaction); its
-    id. The starting stacks must be what the ledger gives the players.
+    id. The starting stacks must be what the ledger gives the players. ``ids`` (every
+    player's id, from :func:`player_ids`) and ``events_json`` (:func:`events_to_json` of
+    ``events``), when the caller has them, are not worked out again: a caller makes them
+    before its transaction takes the write lock.
 
     >>> add_hand.__name__
     'add_hand'
@@ -65,15 +71,17 @@ def add_hand(
         salt=None if reveal is None else reveal.salt_hex,
         shoe_id=None if shoe is None else shoe[0],
         shoe_offset=None if shoe is None else shoe[1],
-        events_json=events_to_json(events),
+        events_json=events_to_json(events) if events_json is None else events_json,
         house=sum(m.amount for m in movements if m.holder is None),
         recorded_at=utc_now(),
     )
     db.add(hand)
     db.flush()
-    ids = player_ids(db, [name for name, *_ in results])
-    db.execute(
-        insert(ResultRow),
+    if ids is None:
+        ids = player_ids(db, [name for name, *_ in results])
+    core = db.connection()  # Core inserts: the ORM's bulk path costs several times more
+    core.execute(
+        insert(cast(Table, ResultRow.__table__)),
         [
             {
                 "hand_id": hand.id,
@@ -87,8 +95,8 @@ def add_hand(
         ],
     )
     if movements:
-        db.execute(
-            insert(ChipMovementRow),
+        core.execute(
+            insert(cast(Table, ChipMovementRow.__table__)),
             [
                 {
                     "session_id": number,

@@ -20,6 +20,7 @@ store already at :data:`SCHEMA_REVISION` is opened without loading Alembic at al
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -123,6 +124,12 @@ def _message(error: BaseException) -> str:
     return first or type(error).__name__
 
 
+_BUSY_TIMEOUT = 30.0
+"""Seconds a SQLite writer waits for the write lock before it gives up."""
+_HOLDS_WRITERS = "croupier_holds_writers"
+"""Set in a connection's ``info`` while its write transaction holds the process's mutex."""
+
+
 def _sqlite_setup(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -132,14 +139,28 @@ def _sqlite_setup(engine: Engine) -> None:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=FULL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={int(_BUSY_TIMEOUT * 1000)}")
         finally:
             cursor.close()
+
+    # The threads of one process queue for the write lock on a mutex: woken the moment it
+    # is free, where SQLite's busy handler sleeps 1, 2, 5, 10, 15, 20, 25... ms between
+    # tries (a server's journal waited on a hand's record up to tens of ms longer than it
+    # held the lock). Other processes still wait on SQLite's lock.
+    writers = threading.Lock()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
         write = connection.get_execution_options().get("croupier_write", False)
+        mine = write and not connection.info.get(_HOLDS_WRITERS)
+        if mine and writers.acquire(timeout=_BUSY_TIMEOUT):
+            connection.info[_HOLDS_WRITERS] = True
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        if record.info.pop(_HOLDS_WRITERS, False):  # the transaction is over: next writer
+            writers.release()
 
 
 def connect(url: URL) -> Engine:

@@ -85,6 +85,7 @@ from croupier.store.schema import (
 from croupier.store.serial import (
     Rules,
     events_from_json,
+    events_to_json,
     game_kind,
     rules_from_json,
     rules_to_json,
@@ -420,14 +421,13 @@ class Store:
             for seat, start in zip(started.seats, started.stacks, strict=True)
         ]
         movements = poker_movements(events)
+        logged = events_to_json(events)  # before the write lock
         with self._write(f"hand not recorded in session {number}") as db:
-            seats_once(
-                db, number, {name: seat for seat, name in names.items()},
-                player_ids(db, names.values()),
-            )  # fmt: skip
+            ids = player_ids(db, names.values())
+            seats_once(db, number, {name: seat for seat, name in names.items()}, ids)
             hand_id = add_hand(
                 db, number, hand.rules, events, commitment, reveal, results, movements,
-                dict(names.items()),
+                dict(names.items()), ids=ids, events_json=logged,
             )  # fmt: skip
             if then is not None:
                 then(db)
