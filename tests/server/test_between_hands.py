@@ -94,7 +94,7 @@ def test_a_leave_while_the_hand_is_recorded_cashes_out_after_it(tmp_path: Path, 
     assert store.verify().ok
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2, 4])  # seeds where ann loses the first hand
 def test_a_rebuy_while_the_hand_is_recorded_buys_after_it(tmp_path: Path, seed: int) -> None:
     store = Store.open(f"sqlite:///{tmp_path}/room.db")
     runner = heads_up(store, seed)
@@ -110,8 +110,7 @@ def test_a_rebuy_while_the_hand_is_recorded_buys_after_it(tmp_path: Path, seed: 
     chips = asyncio.run(while_recorded(runner, writing, go, rebuy))
     assert runner.error is None
     assert runner.session is not None
-    if not asked:
-        pytest.skip(f"ann won the first hand of seed {seed}: no rebuy is possible")
+    assert asked, f"ann won the first hand of seed {seed}: no rebuy was possible"
     assert store.balances(runner.session)["ann"] == chips + asked[0] == BUY_IN
     assert runner.table.player("ann").chips == BUY_IN
     assert store.verify().ok
