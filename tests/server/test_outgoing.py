@@ -62,29 +62,32 @@ def expected(frame_args: dict[str, Any], view: Any, texts: list[str], start: int
     return json.loads(message.model_dump_json())
 
 
-def check_broadcast(
-    shared: Any,
-    views: dict[Any, Any],
-    logs: EventTexts,
-    sent: dict[Any, tuple[int, int]],
-    frame_args: dict[str, Any],
-    records: dict[int, tuple[Any, str]],
-) -> int:
-    """Splice every viewer's message from one frame and compare it with the model's."""
-    frame = ViewFrame(shared, records=records, **frame_args)
-    checked = 0
-    for viewer, view in views.items():
-        revision, texts = logs.encode(viewer, view.events)
-        last = sent.get(viewer)
-        start = 0 if last is None or last[0] != revision else min(last[1], len(texts))
-        sent[viewer] = (revision, len(texts))
-        prepared = frame.message(view, texts[start:], start)
-        assert isinstance(prepared, Prepared)
-        assert prepared.type == "view"
-        assert json.loads(prepared.text) == expected(frame_args, view, texts[start:], start)
-        assert prepared.model() == ViewMessage.model_validate_json(prepared.model_dump_json())
-        checked += 1
-    return checked
+class Broadcasts:
+    """One table's broadcasts, each checked: the viewers' logs, what each viewer had and
+    the records' texts are kept from one broadcast to the next, as a runner keeps them."""
+
+    def __init__(self, **frame_args: Any) -> None:
+        self.frame_args = frame_args
+        self.logs = EventTexts()
+        self.sent: dict[Any, tuple[int, int]] = {}
+        self.records: dict[int, tuple[Any, str]] = {}
+        self.checked = 0
+
+    def check(self, shared: Any, views: dict[Any, Any]) -> None:
+        """Splice every viewer's message from one frame and compare it with the model's."""
+        frame = ViewFrame(shared, records=self.records, **self.frame_args)
+        for viewer, view in views.items():
+            revision, texts = self.logs.encode(viewer, view.events)
+            last = self.sent.get(viewer)
+            start = 0 if last is None or last[0] != revision else min(last[1], len(texts))
+            self.sent[viewer] = (revision, len(texts))
+            prepared = frame.message(view, texts[start:], start)
+            assert isinstance(prepared, Prepared)
+            assert prepared.type == "view"
+            model = expected(self.frame_args, view, texts[start:], start)
+            assert json.loads(prepared.text) == model
+            assert prepared.model() == ViewMessage.model_validate_json(prepared.model_dump_json())
+            self.checked += 1
 
 
 def test_the_frame_writes_every_field_of_the_view_message() -> None:
@@ -104,26 +107,17 @@ def test_poker_view_messages_equal_the_models(
 ) -> None:
     hand = poker_hand(game, structure, seed, seats)
     rng = random.Random(seed)
-    logs = EventTexts()
-    sent: dict[Any, tuple[int, int]] = {}
-    records: dict[int, tuple[Any, str]] = {}  # kept from one broadcast to the next
-    frame_args = {
-        "table": "holdem-1",
-        "hand": seed,
-        "kind": "poker",
-        "time_left": time_left,
-        "commitment": "ab" * 32,
-        "names": NAMES,
-    }
-    checked = 0
+    broadcasts = Broadcasts(
+        table="holdem-1", hand=seed, kind="poker", time_left=time_left,
+        commitment="ab" * 32, names=NAMES,
+    )  # fmt: skip
     while True:
         shared = hand.view_for(None)
-        views: dict[Any, Any] = {None: shared, **{s: hand.view_for(s) for s in hand.stacks}}
-        checked += check_broadcast(shared, views, logs, sent, frame_args, records)
+        broadcasts.check(shared, {None: shared, **{s: hand.view_for(s) for s in hand.stacks}})
         if hand.is_complete:
             break
         poker_step(hand, rng)
-    assert checked > len(hand.stacks)
+    assert broadcasts.checked > len(hand.stacks)
 
 
 def test_a_view_sharing_nothing_is_encoded_whole() -> None:
@@ -159,23 +153,16 @@ def blackjack_step(rnd: BlackjackRound, rng: random.Random) -> None:
 def test_blackjack_view_messages_equal_the_models(rules: Any, seed: int) -> None:
     rnd = BlackjackRound(rules, Shoe(6, seed=seed), {"ann": 200, "bo": 60})
     rng = random.Random(seed)
-    logs = EventTexts()
-    sent: dict[Any, tuple[int, int]] = {}
-    records: dict[int, tuple[Any, str]] = {}  # kept from one broadcast to the next
-    frame_args = {
-        "table": "blackjack-1",
-        "hand": seed,
-        "kind": "blackjack",
-        "time_left": 9.5,
-        "commitment": None,
-        "names": NAMES,
-    }
-    checked = 0
+    broadcasts = Broadcasts(
+        table="blackjack-1", hand=seed, kind="blackjack", time_left=9.5,
+        commitment=None, names=NAMES,
+    )  # fmt: skip
     while True:
         shared = rnd.view_for(None)
-        views = {None: shared, "ann": rnd.view_for("ann"), "bo": rnd.view_for("bo")}
-        checked += check_broadcast(shared, views, logs, sent, frame_args, records)
+        broadcasts.check(
+            shared, {None: shared, "ann": rnd.view_for("ann"), "bo": rnd.view_for("bo")}
+        )
         if rnd.is_complete:
             break
         blackjack_step(rnd, rng)
-    assert checked >= 6
+    assert broadcasts.checked >= 6
