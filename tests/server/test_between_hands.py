@@ -1,7 +1,8 @@
 """A poker table is between hands only once the finished hand is in the ledger.
 
-The table task records a finished hand in a worker thread; meanwhile the event loop
-serves the sockets. A leave or a rebuy that came in while the record was being written
+Over a database on the network (PostgreSQL) the table task records a finished hand in a
+worker thread; meanwhile the event loop serves the sockets (over SQLite the record runs
+on the loop, and nothing comes in meanwhile: these tests run the threaded way). A leave or a rebuy that came in while the record was being written
 used to be carried out at once, against a ledger that did not have the hand yet: a
 cash-out of the chips after the hand (or a buy-in on top of the chips before it) made the
 record's check fail ("starts the hand with ... chips; the ledger gives ..."), and the
@@ -35,6 +36,7 @@ def heads_up(store: Store, seed: int) -> TableRunner:
         buy_in=BUY_IN, time_bank=0.01,
     )  # fmt: skip
     runner = TableRunner(config, store, Journal(store.engine))
+    runner.inline_writes = False  # as over PostgreSQL: the record runs in a worker thread
     assert runner.sit("ann", None, None) is not None
     return runner
 

@@ -41,13 +41,15 @@ def _journal(tmp_path: Path, tables: list[str]) -> tuple[Journal, Leases, list[i
     return journal, leases, ids
 
 
-def test_a_batch_of_many_events_is_written_whole(tmp_path: Path) -> None:
-    """More rows than one multi-row INSERT carries: every event lands, in order."""
+@pytest.mark.parametrize("inline", [True, False], ids=["on-the-loop", "in-a-thread"])
+def test_a_batch_of_many_events_is_written_whole(tmp_path: Path, inline: bool) -> None:
+    """More rows than one multi-row INSERT carries: every event lands, in order, in one
+    transaction for both appends (made in one turn of the loop)."""
     journal, leases, ids = _journal(tmp_path, ["a", "b"])
     events = [{"type": "Folded", "seat": i % 9 + 1, "n": i} for i in range(1_000)]
 
     async def main() -> int:
-        writer = GroupCommit(journal)
+        writer = GroupCommit(journal, inline=inline)
         await asyncio.gather(
             writer.append(ids[0], 0, events, leases.fence("a")),
             writer.append(ids[1], 0, events[:7], leases.fence("b")),
@@ -62,7 +64,8 @@ def test_a_batch_of_many_events_is_written_whole(tmp_path: Path) -> None:
     assert list(b.events) == events[:7]
 
 
-def test_a_lost_lease_fails_only_its_own_append(tmp_path: Path) -> None:
+@pytest.mark.parametrize("inline", [True, False], ids=["on-the-loop", "in-a-thread"])
+def test_a_lost_lease_fails_only_its_own_append(tmp_path: Path, inline: bool) -> None:
     journal, leases, ids = _journal(tmp_path, ["a", "b"])
     stale = leases.fence("b")
     other = Leases(journal.engine, "p2", "http://p2")
@@ -70,7 +73,7 @@ def test_a_lost_lease_fails_only_its_own_append(tmp_path: Path) -> None:
     assert other.acquire("b")
 
     async def main() -> list[BaseException | None]:
-        writer = GroupCommit(journal)
+        writer = GroupCommit(journal, inline=inline)
         results = await asyncio.gather(
             writer.append(ids[0], 0, [{"type": "X"}], leases.fence("a")),
             writer.append(ids[1], 0, [{"type": "Y"}], stale),
@@ -86,6 +89,26 @@ def test_a_lost_lease_fails_only_its_own_append(tmp_path: Path) -> None:
     assert list(a.events) == [{"type": "X"}]
     assert b is not None
     assert list(b.events) == []
+
+
+def test_sqlite_writes_run_on_the_loop_and_each_append_is_committed_when_it_returns(
+    tmp_path: Path,
+) -> None:
+    journal, leases, ids = _journal(tmp_path, ["a"])
+    reader = Journal(create_engine(f"sqlite:///{tmp_path / 'j.db'}"))  # another connection
+    seen: list[int] = []
+
+    async def main() -> int:
+        writer = GroupCommit(journal)
+        assert writer.inline  # SQLite: the default
+        for n in range(3):
+            await writer.append(ids[0], n, [{"type": "X", "n": n}], leases.fence("a"))
+            live = reader.interrupted("a")  # committed, not just written
+            seen.append(-1 if live is None else len(live.events))
+        return writer.batches
+
+    assert asyncio.run(main()) == 3
+    assert seen == [1, 2, 3]
 
 
 def test_stats_since_counts_actions_even_after_old_ones_are_dropped() -> None:

@@ -374,7 +374,7 @@ class BlackjackRunner(BlackjackPlays):
             # a restart (or a void) abandoned the last shoe: it is never dealt again, so it
             # is put away revealed (no row: no round of it was recorded)
             assert self.session is not None
-            await asyncio.to_thread(self.store.reveal_shoe, self.session, self._shoe_number)
+            await self.in_store(self.store.reveal_shoe, self.session, self._shoe_number)
         if self.shoe is None or self.shoe.cut_card_reached:
             self._new_shoe()
         shoe, deal = self.shoe, self.shoe_deal
@@ -387,7 +387,7 @@ class BlackjackRunner(BlackjackPlays):
         )
         state = {"shoe": deal.number, "offset": len(deal.reveal.order) - len(shoe)}
         events = [event_to_dict(e) for e in rnd.events]
-        await asyncio.to_thread(
+        await self.in_store(
             self.open_hand, self.number, deal.commitment, deal.reveal, state, events
         )
         self._done = set()
@@ -450,7 +450,7 @@ class BlackjackRunner(BlackjackPlays):
                 if live_id is not None:
                     Journal.close_in(db, live_id)
 
-        await asyncio.to_thread(close)
+        await self.in_store(close)
         self.live_id = None
         self.round = None
         self.number -= 1
@@ -461,7 +461,7 @@ class BlackjackRunner(BlackjackPlays):
         assert self.session is not None
         assert deal is not None
         finished = rnd.shoe.cut_card_reached
-        hand_id = await asyncio.to_thread(
+        hand_id = await self.in_store(
             self.store.record_blackjack_round,
             self.session,
             rnd,

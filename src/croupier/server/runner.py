@@ -17,22 +17,24 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import functools
 import itertools
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from croupier import codec
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal
-from croupier.server.journal import GroupCommit, Journal
+from croupier.server.journal import GroupCommit, Journal, writes_inline
 from croupier.server.outgoing import Prepared, ViewFrame
 from croupier.server.protocol import CommitmentMessage, ErrorMessage, HandVoidedMessage, TableInfo
 from croupier.store import SessionInfo, Store
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 __all__ = ["ActionStats", "EventTexts", "Listener", "RunnerBase"]
 
@@ -186,6 +188,9 @@ class RunnerBase:
         self.commitment: DeckCommitment | None = None
         self.writer: GroupCommit | None = None
         """The room's single journal writer (None: commit on its own)."""
+        self.inline_writes = writes_inline(store.engine)
+        """Run the table's store writes on the event loop (SQLite), not in a worker thread
+        (:func:`~croupier.server.journal.writes_inline`)."""
         self.guard = guard
         """Run inside every write transaction of the table (the lease fence: it raises
         when another process took the table over), from the restore on."""
@@ -258,13 +263,17 @@ class RunnerBase:
         if self.writer is not None:
             await self.writer.append(self.live_id, self._logged, new, self.guard)
         else:
-            await asyncio.to_thread(
-                functools.partial(self.journal.append, guard=self.guard),
-                self.live_id,
-                self._logged,
-                new,
+            await self.in_store(
+                self.journal.append, self.live_id, self._logged, new, guard=self.guard
             )
         self._logged += len(new)  # what was written (the list may have grown meanwhile)
+
+    async def in_store(self, work: Callable[_P, _R], /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        """``work(*args, **kwargs)``, a store call: at once on the event loop when
+        :attr:`inline_writes`, else in a worker thread (the loop serves the others)."""
+        if self.inline_writes:
+            return work(*args, **kwargs)
+        return await asyncio.to_thread(work, *args, **kwargs)
 
     def void_interrupted(self, live_id: int, number: int, reason: str) -> None:
         """Void a hand the journal holds; the stacks stay as the ledger has them."""

@@ -494,9 +494,7 @@ class TableRunner(RunnerBase):
         assert table.plan is not None
         state = {"plan": _plan_to_dict(table.plan)}
         events = [event_to_dict(e) for e in hand.events]
-        await asyncio.to_thread(
-            self.open_hand, table.hand_number, commitment, reveal, state, events
-        )
+        await self.in_store(self.open_hand, table.hand_number, commitment, reveal, state, events)
         self._reveal = reveal
         # the commitment goes out before any card is shown (the journal holds the order)
         self.announce(table.hand_number, commitment.digest)
@@ -510,7 +508,7 @@ class TableRunner(RunnerBase):
         self._recording = True  # till the ledger has the hand: leaves and rebuys wait
         try:
             table.finish_hand(hand)
-            hand_id = await asyncio.to_thread(
+            hand_id = await self.in_store(
                 self.store.record_poker_hand,
                 self.session,
                 hand,
