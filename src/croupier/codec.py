@@ -330,17 +330,21 @@ class ViewSplicer:
         """Records in the views' tuples, and text and tuple fields, as text by identity
         (:func:`made_once`); a memo kept from one broadcast to the next (``records``)
         reuses the text of what the engine kept because it did not change."""
-        self._parts = [
-            "" if i == self._events_at else key + self._value(value)
-            for i, (key, value) in enumerate(zip(self._keys, self._shared_values, strict=True))
-        ]
-        """The shared view's fields as text (``key:value``); the events' place is empty."""
         self._shared_records = {
             i: [made_once(r, self._records, json_text) for r in value]
             for i, value in enumerate(self._shared_values)
             if type(value) is tuple and value and _is_record(value[0])
         }
         """The texts of the records of the shared view's tuples of records, by field."""
+        shared_texts = self._shared_records
+        self._parts = [
+            ""
+            if i == self._events_at
+            else key
+            + ("[" + ",".join(shared_texts[i]) + "]" if i in shared_texts else self._value(value))
+            for i, (key, value) in enumerate(zip(self._keys, self._shared_values, strict=True))
+        ]
+        """The shared view's fields as text (``key:value``); the events' place is empty."""
 
     def text(self, view: JsonView, events: Sequence[str]) -> str:
         """``view`` as compact JSON text, its ``events`` the given texts (in order)."""

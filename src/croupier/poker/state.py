@@ -78,7 +78,11 @@ __all__ = [
 ]
 
 
-_Public = tuple[frozenset[Card], tuple[PlayerView, ...], tuple[int, ...], int, tuple[Card, ...]]
+_Public = tuple[
+    frozenset[Card], tuple[PlayerView, ...], tuple[int, ...], int, tuple[Card, ...], dict[int, int]
+]
+"""The shown cards, each seat's public record, the pots, the pot, the board and where
+each seat's record is in the tuple (a hand's seats never change)."""
 """The shown cards, each seat as a spectator sees it, the pots, the total pot, the board."""
 
 
@@ -400,21 +404,23 @@ class HandState(Dealing, Betting, Showdown):
         """
         if seat is not None and seat not in self.players:
             raise CroupierError(f"seat {seat!r} is not in this hand")
-        shown, players, pots, pot, board = self._public_view()
+        shown, players, pots, pot, board, index = self._public_view()
+        actor = self.actor
+        legal = None
+        to_call = 0
         if seat is not None:
-            i = list(self.players).index(seat)
-            down = tuple(self.players[seat].down)
+            i = index[seat]
+            player = self.players[seat]
+            down = tuple(player.down)
             if players[i].down != down:  # the owner sees his own down cards
                 players = (
                     *players[:i],
                     self._own_record(seat, players[i], down),
                     *players[i + 1 :],
                 )
-        mine = self.actor is not None and self.actor == seat
-        legal = self.legal_actions() if mine else None
-        to_call = 0
-        if mine and seat is not None:
-            to_call = max(self._current_bet - self.players[seat].bet, 0)
+            if actor == seat:
+                legal = self.legal_actions()
+                to_call = max(self._current_bet - player.bet, 0)
         return SeatView(
             seat=seat,
             game=self.game.name,
@@ -424,11 +430,11 @@ class HandState(Dealing, Betting, Showdown):
             players=players,
             pot=pot,
             pots=pots,
-            actor=self.actor,
+            actor=actor,
             to_call=to_call,
             legal=legal,
             events=self._censored_log(seat, shown),
-            complete=self.is_complete,
+            complete=self._stage == "done",
         )
 
     def _public_view(
@@ -462,7 +468,8 @@ class HandState(Dealing, Betting, Showdown):
                 records.append(PlayerView(s, p.stack, p.bet, p.folded, p.all_in, up, down))
         players = tuple(records)
         pots = tuple(pot.amount for pot in self.pots)
-        public = (shown, players, pots, self.total_pot, tuple(self.board))
+        index = cached[1][5] if cached is not None else {s: i for i, s in enumerate(self.players)}
+        public = (shown, players, pots, self.total_pot, tuple(self.board), index)
         self._public = (key, public)
         return public
 

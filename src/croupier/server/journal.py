@@ -183,25 +183,32 @@ class Journal:
             )
             if stale is not None:
                 raise CroupierError(f"table {table} already has hand {stale} in play")
-            row = LiveHandRow(
-                table_name=table,
-                session_id=session,
-                number=number,
-                kind=kind,
-                commitment=commitment.digest,
-                deck_order=reveal.order_text,
-                salt=reveal.salt_hex,
-                state_json=json.dumps(state, sort_keys=True),
-                status="open",
-                started_at=utc_now(),
-            )
-            db.add(row)
-            db.flush()
-            db.add_all(
-                LiveEventRow(live_id=row.id, seq=i, event_json=json.dumps(e))
-                for i, e in enumerate(events)
-            )
-            return row.id
+            # Core inserts (no ORM objects to flush): the hand, then its events in one
+            # executemany, as the group commit writes them
+            live_id: int = db.execute(
+                insert(LiveHandRow).returning(LiveHandRow.id),
+                {
+                    "table_name": table,
+                    "session_id": session,
+                    "number": number,
+                    "kind": kind,
+                    "commitment": commitment.digest,
+                    "deck_order": reveal.order_text,
+                    "salt": reveal.salt_hex,
+                    "state_json": json.dumps(state, sort_keys=True),
+                    "status": "open",
+                    "started_at": utc_now(),
+                },
+            ).scalar_one()
+            if events:
+                db.execute(
+                    _INSERT_EVENT,
+                    [
+                        {"live_id": live_id, "seq": i, "event_json": json.dumps(e)}
+                        for i, e in enumerate(events)
+                    ],
+                )
+            return live_id
 
     def append(
         self,

@@ -57,26 +57,28 @@ def add_hand(
                 f"{have.get(name, 0)} (record the buy-in first)"
             )
     started = events[0]
-    hand = HandRow(
-        session_id=number,
-        number=hands_so_far(db, number) + 1,
-        game_kind=kind,
-        game=session.game,
-        rules_json=rules_to_json(rules),
-        rules_fingerprint=rules.fingerprint,
-        engine_version=started.engine_version or engine_version(),
-        seeded=session.seeded,
-        commitment=commitment.digest,
-        deck_order=None if reveal is None else reveal.order_text,
-        salt=None if reveal is None else reveal.salt_hex,
-        shoe_id=None if shoe is None else shoe[0],
-        shoe_offset=None if shoe is None else shoe[1],
-        events_json=events_to_json(events) if events_json is None else events_json,
-        house=sum(m.amount for m in movements if m.holder is None),
-        recorded_at=utc_now(),
-    )
-    db.add(hand)
-    db.flush()
+    # a Core insert (no ORM object to flush): the hand row, its id returned
+    hand_id: int = db.execute(
+        insert(HandRow).returning(HandRow.id),
+        {
+            "session_id": number,
+            "number": hands_so_far(db, number) + 1,
+            "game_kind": kind,
+            "game": session.game,
+            "rules_json": rules_to_json(rules),
+            "rules_fingerprint": rules.fingerprint,
+            "engine_version": started.engine_version or engine_version(),
+            "seeded": session.seeded,
+            "commitment": commitment.digest,
+            "deck_order": None if reveal is None else reveal.order_text,
+            "salt": None if reveal is None else reveal.salt_hex,
+            "shoe_id": None if shoe is None else shoe[0],
+            "shoe_offset": None if shoe is None else shoe[1],
+            "events_json": events_to_json(events) if events_json is None else events_json,
+            "house": sum(m.amount for m in movements if m.holder is None),
+            "recorded_at": utc_now(),
+        },
+    ).scalar_one()
     if ids is None:
         ids = player_ids(db, [name for name, *_ in results])
     core = db.connection()  # Core inserts: the ORM's bulk path costs several times more
@@ -84,7 +86,7 @@ def add_hand(
         insert(cast(Table, ResultRow.__table__)),
         [
             {
-                "hand_id": hand.id,
+                "hand_id": hand_id,
                 "player_id": ids[name],
                 "seat": seat,
                 "start": start,
@@ -100,7 +102,7 @@ def add_hand(
             [
                 {
                     "session_id": number,
-                    "hand_id": hand.id,
+                    "hand_id": hand_id,
                     "seq": seq,
                     "player_id": None if m.holder is None else ids[holders[m.holder]],
                     "kind": m.kind,
@@ -109,5 +111,4 @@ def add_hand(
                 for seq, m in enumerate(movements)
             ],
         )
-    db.flush()
-    return hand.id
+    return hand_id
