@@ -360,40 +360,38 @@ class GroupCommit:
         """Write what waits, on the event loop (the inline writer)."""
         batch, self._waiting = self._waiting, []
         self._busy = False
-        try:
-            self._write_all([args for args, _ in batch])
-        except Exception:
-            for args, future in batch:
-                try:
-                    self._write_all([args])
-                except Exception as error:
-                    _settle(future, error)
-                else:
-                    _settle(future)
-            return
-        for _args, future in batch:
-            _settle(future)
+        outcomes = self._write_batch([args for args, _ in batch])
+        for (_args, future), error in zip(batch, outcomes, strict=True):
+            _settle(future, error)
 
     async def _drain(self) -> None:
         """Write what waits, batch after batch, in a worker thread (the threaded writer)."""
         try:
             while self._waiting:
                 batch, self._waiting = self._waiting, []
-                try:
-                    await asyncio.to_thread(self._write_all, [args for args, _ in batch])
-                except Exception:
-                    for args, future in batch:
-                        try:
-                            await asyncio.to_thread(self._write_all, [args])
-                        except Exception as error:
-                            _settle(future, error)
-                        else:
-                            _settle(future)
-                    continue
-                for _args, future in batch:
-                    _settle(future)
+                items = [args for args, _ in batch]
+                outcomes = await asyncio.to_thread(self._write_batch, items)
+                for (_args, future), error in zip(batch, outcomes, strict=True):
+                    _settle(future, error)
         finally:
             self._busy = False
+
+    def _write_batch(self, items: Sequence[tuple[Any, ...]]) -> list[Exception | None]:
+        """Write the items in one transaction; if it fails, each in its own (so only a
+        failing one fails). Each item's outcome: None (committed) or its error."""
+        try:
+            self._write_all(items)
+        except Exception:
+            outcomes: list[Exception | None] = []
+            for item in items:
+                try:
+                    self._write_all([item])
+                except Exception as error:
+                    outcomes.append(error)
+                else:
+                    outcomes.append(None)
+            return outcomes
+        return [None] * len(items)
 
     def _write_all(self, items: Sequence[tuple[Any, ...]]) -> None:
         """One transaction: every item's guard (the lease fences in one query), then
