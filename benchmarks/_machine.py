@@ -10,6 +10,7 @@ load average from :func:`os.getloadavg`.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import platform
 import subprocess
@@ -95,6 +96,33 @@ def load_average() -> tuple[float, float, float] | None:
     except (OSError, AttributeError):
         return None
     return round(one, 2), round(five, 2), round(fifteen, 2)
+
+
+def cpu_ticks() -> tuple[int, int] | None:
+    """The machine's stolen and total CPU ticks so far (``/proc/stat``), or None where
+    there is none. Stolen time is time a virtual machine's CPUs were ready to run but the
+    hypervisor ran someone else: a rate measured while it is high is low.
+
+    >>> ticks = cpu_ticks()
+    >>> ticks is None or ticks[0] <= ticks[1]
+    True
+    """
+    try:
+        first = Path("/proc/stat").read_text(encoding="utf-8").splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    if first[:1] != ["cpu"] or len(first) < 9:
+        return None
+    values = [int(v) for v in first[1:9]]  # user nice system idle iowait irq softirq steal
+    return values[7], sum(values)
+
+
+def steal_fraction(before: tuple[int, int] | None, after: tuple[int, int] | None) -> float:
+    """The share of the CPU time between two :func:`cpu_ticks` readings that was stolen
+    (NaN when either is missing or no time passed)."""
+    if before is None or after is None or after[1] <= before[1]:
+        return math.nan
+    return (after[0] - before[0]) / (after[1] - before[1])
 
 
 def _size(text: str) -> int:

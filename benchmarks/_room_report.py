@@ -20,6 +20,8 @@ P99_TARGET_MS: Final = 50.0
 """The issue's target: server-side p99 action latency (receive -> views queued)."""
 FIRST_ERRORS: Final = 5
 """Error messages printed in full."""
+STEAL_WARNING: Final = 0.05
+"""Above this share of stolen CPU time the report says the figures are not the machine's."""
 
 
 @dataclass
@@ -47,6 +49,8 @@ class Outcome:
     setup: dict[str, float] = field(default_factory=dict)
     server_cpu: float = math.nan
     client_cpu: float = math.nan
+    steal: float = math.nan
+    """The share of the machine's CPU time in the window the hypervisor stole."""
     emptied: bool = False
     left_seated: dict[str, list[str]] = field(default_factory=dict)
     exit_code: int | None = None
@@ -200,8 +204,19 @@ def report_lines(out: Outcome) -> list[str]:
     lines.append(
         f"CPU in the window: server {out.server_cpu:.1f} s ({out.server_cpu / out.window:.0%} of a core), "
         f"clients (this process) {out.client_cpu:.1f} s ({out.client_cpu / out.window:.0%}); "
-        f"{cores} cores"
+        f"{cores} cores; server CPU per client action "
+        f"{_ms(out.server_cpu / out.actions if out.actions else math.nan)}"
     )
+    if not math.isnan(out.steal):
+        lines.append(
+            f"stolen CPU time in the window: {out.steal:.0%} of the machine's (the hypervisor ran "
+            "other guests on these CPUs"
+            + (
+                "; rates are low and latencies high: run again on a quieter host)"
+                if out.steal > STEAL_WARNING
+                else ")"
+            )
+        )
     phases: dict[str, int] = {}
     for phase, _, _ in out.errors:
         phases[phase] = phases.get(phase, 0) + 1

@@ -50,7 +50,7 @@ from typing import Final
 import httpx
 
 from benchmarks._harness import BenchResult, Check, Config, Target, src_root
-from benchmarks._machine import load_average, machine_lines
+from benchmarks._machine import cpu_ticks, load_average, machine_lines, steal_fraction
 from benchmarks._room_clients import (
     REGISTER_CONCURRENCY,
     Bot,
@@ -257,7 +257,7 @@ async def _play(options: Options, plans: list[TablePlan], server: Server, out: O
         )
         # the timed window
         out.server_stats_start = await get_json(http, f"{server.base}/api/stats")
-        cpu0, own0 = cpu_seconds(server.process.pid), own_cpu_seconds()
+        cpu0, own0, ticks0 = cpu_seconds(server.process.pid), own_cpu_seconds(), cpu_ticks()
         tally.phase = "window"
         tally.window = True
         start = time.perf_counter()
@@ -291,6 +291,7 @@ async def _play(options: Options, plans: list[TablePlan], server: Server, out: O
         out.window = time.perf_counter() - start
         out.server_cpu = cpu_seconds(server.process.pid) - cpu0
         out.client_cpu = own_cpu_seconds() - own0
+        out.steal = steal_fraction(ticks0, cpu_ticks())
         out.server_stats = await get_json(http, f"{server.base}/api/stats")
         since = int((out.server_stats_start or {}).get("actions", 0))
         out.window_stats = await get_json(http, f"{server.base}/api/stats?since={since}")
