@@ -2,11 +2,11 @@
 
 Over a database on the network (PostgreSQL) the table task records a finished hand in a
 worker thread; meanwhile the event loop serves the sockets (over SQLite the record runs
-on the loop, and nothing comes in meanwhile: these tests run the threaded way). A leave or a rebuy that came in while the record was being written
-used to be carried out at once, against a ledger that did not have the hand yet: a
-cash-out of the chips after the hand (or a buy-in on top of the chips before it) made the
-record's check fail ("starts the hand with ... chips; the ledger gives ..."), and the
-table stopped. The load benchmark found it when its clients left at the end of a run.
+on the loop, and nothing comes in meanwhile: these tests run the threaded way). A leave
+or a rebuy that came in while the record was being written used to be carried out at
+once, against a ledger that did not have the hand yet: a cash-out of the chips after
+the hand (or a buy-in on top of the chips before it) made the record's check fail
+("starts the hand with ... chips; the ledger gives ..."), and the table stopped. The load benchmark found it when its clients left at the end of a run.
 
 Here the real store's record waits, in its thread, until the test has sent the leave or
 the rebuy; the table must hold it until the hand is recorded, then carry it out.

@@ -83,7 +83,6 @@ _Public = tuple[
 ]
 """The shown cards, each seat's public record, the pots, the pot, the board and where
 each seat's record is in the tuple (a hand's seats never change)."""
-"""The shown cards, each seat as a spectator sees it, the pots, the total pot, the board."""
 
 
 class HandState(Dealing, Betting, Showdown):

@@ -336,6 +336,7 @@ class GroupCommit:
         self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
         self._busy = False
         self._drainer: asyncio.Task[None] | None = None
+        """The threaded writer's task (held, so it is not collected while it runs)."""
 
     async def append(
         self,
@@ -345,11 +346,11 @@ class GroupCommit:
         guard: Callable[[Session], object] | None = None,
     ) -> None:
         """:meth:`Journal.append`, committed with whatever else is waiting."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
         self._waiting.append(((live_id, first_seq, list(events), guard), future))
         if not self._busy:
             self._busy = True
-            loop = asyncio.get_running_loop()
             if self.inline:  # once the loop has run what is ready: every append made by then
                 loop.call_soon(self._flush)
             else:
