@@ -333,9 +333,10 @@ class ViewSplicer:
         self._shared_records = {
             i: [made_once(r, self._records, json_text) for r in value]
             for i, value in enumerate(self._shared_values)
-            if type(value) is tuple and value and _is_record(value[0])
+            if i != self._events_at and type(value) is tuple and value and _is_record(value[0])
         }
-        """The texts of the records of the shared view's tuples of records, by field."""
+        """The texts of the records of the shared view's tuples of records, by field (not
+        the events: their texts are given to :meth:`text`)."""
         shared_texts = self._shared_records
         self._parts = [
             ""

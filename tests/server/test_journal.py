@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,9 @@ from sqlalchemy import create_engine
 from croupier.cards import Deck
 from croupier.fairness import commit_deck
 from croupier.server.journal import GroupCommit, Journal
-from croupier.server.leases import LeaseLostError, Leases
+from croupier.server.leases import Fence, LeaseLostError, Leases
 from croupier.server.runner import ActionStats
+from croupier.store.connect import connect, resolve_url
 
 
 def _journal(tmp_path: Path, tables: list[str]) -> tuple[Journal, Leases, list[int]]:
@@ -109,6 +111,88 @@ def test_sqlite_writes_run_on_the_loop_and_each_append_is_committed_when_it_retu
 
     assert asyncio.run(main()) == 3
     assert seen == [1, 2, 3]
+
+
+@pytest.mark.parametrize("store_engine", [False, True], ids=["plain-engine", "store-engine"])
+def test_a_guard_that_is_not_a_lease_fence_runs_in_the_write_and_can_refuse_it(
+    tmp_path: Path, store_engine: bool
+) -> None:
+    """Lease fences go to SQLite's cursor; any other guard takes the Core path, in the
+    same transaction: its refusal writes nothing, and the fenced appends still land."""
+    journal, leases, ids = _journal(tmp_path, ["a", "b"])
+    if store_engine:  # the engine a server uses: BEGIN IMMEDIATE and the writer lock
+        journal = Journal(connect(resolve_url(f"sqlite:///{tmp_path / 'j.db'}")))
+    calls: list[str] = []
+
+    def refuse(db: object) -> None:
+        calls.append(type(db).__name__)
+        raise LeaseLostError("refused by the guard")
+
+    async def main() -> list[BaseException | None]:
+        writer = GroupCommit(journal)
+        results = await asyncio.gather(
+            writer.append(ids[0], 0, [{"type": "X"}], leases.fence("a")),
+            writer.append(ids[1], 0, [{"type": "Y"}], refuse),
+            return_exceptions=True,
+        )
+        return list(results)
+
+    first, second = asyncio.run(main())
+    assert first is None
+    assert isinstance(second, LeaseLostError)
+    assert calls == ["Connection", "Connection"]  # in the batch, then on its own
+    a, b = journal.interrupted("a"), journal.interrupted("b")
+    assert a is not None
+    assert list(a.events) == [{"type": "X"}]
+    assert b is not None
+    assert list(b.events) == []
+
+
+@pytest.mark.parametrize("inline", [True, False], ids=["on-the-loop", "in-a-thread"])
+def test_then_runs_once_durable_before_the_caller_resumes_and_only_on_success(
+    tmp_path: Path, inline: bool
+) -> None:
+    """A table shows an action from ``then``: it must see the events committed (another
+    connection reads them), run before the appending task resumes, not run for a refused
+    append, and a failure of its own is the append's error."""
+    journal, leases, ids = _journal(tmp_path, ["a", "b", "c"])
+    stale = leases.fence("b")
+    leases.release("b")
+    assert Leases(journal.engine, "p2", "http://p2").acquire("b")
+    reader = Journal(create_engine(f"sqlite:///{tmp_path / 'j.db'}"))
+    order: list[str] = []
+
+    def shown(table: str) -> None:
+        live = reader.interrupted(table)
+        order.append(f"{table} then ({0 if live is None else len(live.events)} events)")
+
+    def broken() -> None:
+        raise ValueError("the broadcast failed")
+
+    async def main() -> list[BaseException | None]:
+        writer = GroupCommit(journal, inline=inline)
+
+        async def table(name: str, guard: Fence, then: Callable[[], object]) -> None:
+            await writer.append(ids["abc".index(name)], 0, [{"type": "X"}], guard, then)
+            order.append(f"{name} resumed")
+
+        return list(
+            await asyncio.gather(
+                table("a", leases.fence("a"), lambda: shown("a")),
+                table("b", stale, lambda: shown("b")),
+                table("c", leases.fence("c"), broken),
+                return_exceptions=True,
+            )
+        )
+
+    a, b, c = asyncio.run(main())
+    assert a is None
+    assert isinstance(b, LeaseLostError)
+    assert isinstance(c, ValueError)
+    assert order == ["a then (1 events)", "a resumed"]
+    live = journal.interrupted("c")
+    assert live is not None
+    assert list(live.events) == [{"type": "X"}]  # committed: only the showing failed
 
 
 def test_stats_since_counts_actions_even_after_old_ones_are_dropped() -> None:

@@ -50,7 +50,7 @@ hole-card rule and its ``blinds`` the minimum and maximum wager.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -315,8 +315,7 @@ class BlackjackRunner(BlackjackPlays):
             self.announce(self.number, self.shoe_deal.commitment.digest)
             if rnd.phase is RoundPhase.WAGERS:
                 await self._bot_wagers(rnd)
-        self._clock_for(rnd)
-        self.broadcast_views()
+        self.show(rnd)
         if rnd.phase is RoundPhase.WAGERS:
             await self._wagers(rnd)
             if not rnd.boxes:
@@ -324,9 +323,7 @@ class BlackjackRunner(BlackjackPlays):
                 return 0
             rnd.apply(DealAction())
             self._fresh = False
-            await self.commit(rnd.events, event_to_dict)
-            self._clock_for(rnd)
-            self.broadcast_views()
+            await self.commit(rnd.events, event_to_dict, then=functools.partial(self.show, rnd))
         while not rnd.is_complete:
             actor = rnd.actor
             assert actor is not None
@@ -338,12 +335,10 @@ class BlackjackRunner(BlackjackPlays):
                 _default(rnd)
             else:
                 await self.wait_for(name, _progressed(rnd), lambda: _default(rnd))
-            await self.commit(rnd.events, event_to_dict)
-            self._clock_for(rnd)
-            self.broadcast_views()
+            await self.commit(rnd.events, event_to_dict, then=functools.partial(self.show, rnd))
         return await self._finish(rnd)
 
-    def _clock_for(self, rnd: BlackjackRound) -> None:
+    def clock_for(self, rnd: BlackjackRound) -> None:
         """Start the time bank of the people the round waits for next (the wagers' one
         clock, or the person to decide), so the views sent now show it."""
         if rnd.phase is RoundPhase.WAGERS:
@@ -432,8 +427,7 @@ class BlackjackRunner(BlackjackPlays):
                     return
                 self._acted.clear()
                 self._expecting = waiting
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._acted.wait(), timeout=left)
+                await self._acted.wait(left)
                 self._expecting = None
                 await self.commit(rnd.events, event_to_dict)
                 self.broadcast_views()

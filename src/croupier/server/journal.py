@@ -50,11 +50,12 @@ from sqlalchemy import (
     insert,
     select,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, parse_order
-from croupier.server.leases import check_fences
+from croupier.server.leases import LeaseRow, Leases, check_fences, group_guards
 from croupier.store.schema import utc_now
 
 __all__ = [
@@ -329,11 +330,12 @@ class GroupCommit:
     def __init__(self, journal: Journal, *, inline: bool | None = None) -> None:
         self.journal = journal
         self.inline = writes_inline(journal.engine) if inline is None else inline
+        self._sqlite = journal.engine.dialect.name == "sqlite"
         """Write on the event loop itself (default for SQLite, see :func:`writes_inline`),
         else in a worker thread."""
         self.batches = 0
         """Transactions written."""
-        self._waiting: list[tuple[tuple[Any, ...], asyncio.Future[None]]] = []
+        self._waiting: list[_Waiting] = []
         self._busy = False
         self._drainer: asyncio.Task[None] | None = None
         """The threaded writer's task (held, so it is not collected while it runs)."""
@@ -344,11 +346,14 @@ class GroupCommit:
         first_seq: int,
         events: Sequence[dict[str, Any]],
         guard: Callable[[Session], object] | None = None,
+        then: Callable[[], object] | None = None,
     ) -> None:
-        """:meth:`Journal.append`, committed with whatever else is waiting."""
+        """:meth:`Journal.append`, committed with whatever else is waiting. ``then`` runs
+        the moment the batch is durable, in the writer's own turn of the event loop
+        (before the caller resumes, a turn later): a table shows the action from there."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiting.append(((live_id, first_seq, list(events), guard), future))
+        self._waiting.append(((live_id, first_seq, list(events), guard), future, then))
         if not self._busy:
             self._busy = True
             if self.inline:  # once the loop has run what is ready: every append made by then
@@ -361,19 +366,15 @@ class GroupCommit:
         """Write what waits, on the event loop (the inline writer)."""
         batch, self._waiting = self._waiting, []
         self._busy = False
-        outcomes = self._write_batch([args for args, _ in batch])
-        for (_args, future), error in zip(batch, outcomes, strict=True):
-            _settle(future, error)
+        _settle_all(batch, self._write_batch([args for args, *_ in batch]))
 
     async def _drain(self) -> None:
         """Write what waits, batch after batch, in a worker thread (the threaded writer)."""
         try:
             while self._waiting:
                 batch, self._waiting = self._waiting, []
-                items = [args for args, _ in batch]
-                outcomes = await asyncio.to_thread(self._write_batch, items)
-                for (_args, future), error in zip(batch, outcomes, strict=True):
-                    _settle(future, error)
+                items = [args for args, *_ in batch]
+                _settle_all(batch, await asyncio.to_thread(self._write_batch, items))
         finally:
             self._busy = False
 
@@ -396,19 +397,72 @@ class GroupCommit:
 
     def _write_all(self, items: Sequence[tuple[Any, ...]]) -> None:
         """One transaction: every item's guard (the lease fences in one query), then
-        every item's events in one multi-row insert."""
+        every item's events in one insert run for all the rows. On SQLite, when every
+        guard is a lease fence, both go straight to SQLite's cursor (:func:`_write_sqlite`)."""
         rows = [
-            {"live_id": live_id, "seq": first_seq + i, "event_json": json.dumps(e)}
+            (live_id, first_seq + i, json.dumps(e))
             for live_id, first_seq, events, _guard in items
             for i, e in enumerate(events)
         ]
+        fenced, others = group_guards(guard for *_, guard in items)
         with self.journal.engine.connect() as connection:
             connection.execution_options(croupier_write=True)
             with connection.begin():
-                check_fences((guard for *_, guard in items), connection)
-                # one statement, compiled once and cached, run for every row (executemany)
-                connection.execute(_INSERT_EVENT, rows)
+                if self._sqlite and not others:
+                    _write_sqlite(connection, fenced, rows)
+                else:
+                    check_fences((guard for *_, guard in items), connection)
+                    # one statement, compiled once and cached, run for every row
+                    params = [dict(zip(_EVENT_KEYS, row, strict=True)) for row in rows]
+                    connection.execute(_INSERT_EVENT, params)
         self.batches += 1
+
+
+_EVENT_KEYS = ("live_id", "seq", "event_json")
+_FENCE_SQLITE = (
+    f"SELECT table_name, owner, epoch FROM {LeaseRow.__tablename__}"
+    " WHERE table_name IN ({}) ORDER BY table_name"
+)
+_INSERT_EVENT_SQLITE = (
+    f"INSERT INTO {LiveEventRow.__tablename__} ({', '.join(_EVENT_KEYS)}) VALUES (?, ?, ?)"
+)
+
+
+def _write_sqlite(
+    connection: Connection,
+    fenced: Sequence[tuple[Leases, dict[str, int]]],
+    rows: Sequence[tuple[int, int, str]],
+) -> None:
+    """The group commit's two statements (the fences' read, the events' insert) run on
+    SQLite's own cursor, inside ``connection``'s transaction (begun ``IMMEDIATE``, with
+    the store's writer lock). The same statements as the Core ones, without their
+    per-call work (parameter processing, result set-up: 0.2 ms of CPU a commit, half of
+    it), which the event loop paid for every table."""
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        for leases, epochs in fenced:
+            names = sorted(epochs)
+            query = _FENCE_SQLITE.format(",".join("?" * len(names)))
+            leases.check_rows(epochs, cursor.execute(query, names).fetchall())
+        cursor.executemany(_INSERT_EVENT_SQLITE, rows)
+    finally:
+        cursor.close()
+
+
+_Waiting = tuple[tuple[Any, ...], "asyncio.Future[None]", Callable[[], object] | None]
+"""An append waiting for the writer: its arguments, its caller's future, its ``then``."""
+
+
+def _settle_all(batch: Sequence[_Waiting], outcomes: Sequence[Exception | None]) -> None:
+    """Give each append of a written batch its outcome, running the ``then`` of each
+    committed one first (its error, if it raises, is the append's)."""
+    for (_args, future, then), error in zip(batch, outcomes, strict=True):
+        if error is None and then is not None and not future.done():
+            try:
+                then()
+            except Exception as raised:  # the caller's own failure, not the writer's
+                error = raised
+        _settle(future, error)
 
 
 def _settle(future: asyncio.Future[None], error: BaseException | None = None) -> None:

@@ -59,7 +59,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -96,6 +96,7 @@ __all__ = [
     "LeaseRow",
     "Leases",
     "check_fences",
+    "group_guards",
     "new_owner_id",
 ]
 
@@ -509,6 +510,10 @@ class Leases:
                 rows = connection.execute(query, names).all()
         else:
             rows = db.execute(query, names).all()
+        self.check_rows(epochs, rows)
+
+    def check_rows(self, epochs: dict[str, int], rows: Iterable[Sequence[Any]]) -> None:
+        """The test of :meth:`verify_all` on the lease rows read (name, owner, epoch)."""
         found = {name: (owner, current) for name, owner, current in rows}
         for table, epoch in sorted(epochs.items()):
             if table not in found:
@@ -577,16 +582,33 @@ def check_fences(
     >>> with engine.begin() as connection:
     ...     check_fences([leases.fence("a"), leases.fence("b"), None], connection)
     """
+    fenced, others = group_guards(guards)
+    for leases, epochs in fenced:
+        leases.verify_all(epochs, db)
+    for guard in others:
+        guard(db)
+
+
+def group_guards(
+    guards: Iterable[Callable[[Any], object] | None],
+) -> tuple[list[tuple[Leases, dict[str, int]]], list[Callable[[Any], object]]]:
+    """The :class:`Fence` guards by :class:`Leases` (table → epoch: one query each), and
+    the other guards, each once (a fence of a table fenced at another epoch too is one of
+    them: at least one of the two fails).
+
+    >>> from sqlalchemy import create_engine
+    >>> leases = Leases(create_engine("sqlite://"), "p1", "u1")
+    >>> fenced, others = group_guards([Fence(leases, "a", 1), Fence(leases, "b", 2), None])
+    >>> [epochs for _, epochs in fenced], others
+    ([{'a': 1, 'b': 2}], [])
+    """
     by_leases: dict[int, tuple[Leases, dict[str, int]]] = {}
     others: list[Callable[[Any], object]] = []
     for guard in guards:
         if isinstance(guard, Fence):
             epochs = by_leases.setdefault(id(guard.leases), (guard.leases, {}))[1]
             if epochs.setdefault(guard.table, guard.epoch) != guard.epoch:
-                guard(db)  # two epochs of one table: at least one of them fails
+                others.append(guard)
         elif guard is not None and guard not in others:
             others.append(guard)
-    for leases, epochs in by_leases.values():
-        leases.verify_all(epochs, db)
-    for guard in others:
-        guard(db)
+    return list(by_leases.values()), others

@@ -104,10 +104,12 @@ class ViewFrame:
             return "null" if value is None else codec.made_once(value, memo, codec.json_text)
 
         clock = "null" if time_left is None else repr(float(time_left))
+        # a runner passes the same map while nobody sits down or leaves: encoded once
+        names_text = codec.made_once(names, memo, lambda n: codec.json_text(dict(n)))
         self._head = f'{{"type":"view","table":{text(table)},"hand":{int(hand)},"view":'
         self._tail = (
             f',"kind":{text(kind)},"time_left":{clock},'
-            f'"commitment":{text(commitment)},"names":{codec.json_text(dict(names))}}}'
+            f'"commitment":{text(commitment)},"names":{names_text}}}'
         )
 
     def message(self, view: codec.JsonView, events: Sequence[str], events_from: int) -> Prepared:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import itertools
 import logging
 import time
@@ -36,7 +35,7 @@ from croupier.store import SessionInfo, Store
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
-__all__ = ["ActionStats", "EventTexts", "Listener", "RunnerBase"]
+__all__ = ["ActionStats", "EventTexts", "Listener", "RunnerBase", "Wakeup"]
 
 
 class Listener(Protocol):
@@ -144,6 +143,58 @@ class EventTexts:
         return revision, texts
 
 
+class Wakeup:
+    """An :class:`asyncio.Event` for the one task that waits on it, with a timeout:
+    :meth:`wait` awaits a future that :meth:`set` (or the timer) completes. No task is
+    made per wait, as ``asyncio.wait_for(event.wait(), timeout)`` does, whose inner task
+    costs a turn of the event loop before the waiter runs: with twenty busy tables, a
+    turn is milliseconds of every action's latency.
+
+    >>> async def main():
+    ...     wakeup = Wakeup()
+    ...     asyncio.get_running_loop().call_soon(wakeup.set)
+    ...     woken = await wakeup.wait(5)
+    ...     wakeup.clear()
+    ...     return woken, await wakeup.wait(0.01)
+    >>> asyncio.run(main())
+    (True, False)
+    """
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiter: asyncio.Future[bool] | None = None
+
+    def set(self) -> None:
+        """Wake the waiter (or let the next :meth:`wait` return at once)."""
+        self._set = True
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(True)
+
+    def clear(self) -> None:
+        """Forget a :meth:`set` no wait has seen yet."""
+        self._set = False
+
+    async def wait(self, timeout: float) -> bool:
+        """Return True once set, False when ``timeout`` seconds pass first."""
+        if self._set:
+            return True
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        self._waiter = waiter
+        timer = loop.call_later(timeout, _time_up, waiter)
+        try:
+            return await waiter
+        finally:
+            timer.cancel()
+            self._waiter = None
+
+
+def _time_up(waiter: asyncio.Future[bool]) -> None:
+    if not waiter.done():
+        waiter.set_result(False)
+
+
 class RunnerBase:
     """The shared part of a table task; subclasses deal and play the hands.
 
@@ -198,8 +249,8 @@ class RunnerBase:
         self._received: float | None = None
         self._expecting: Any = None
         self._deadline: float | None = None
-        self._acted = asyncio.Event()
-        self._changed = asyncio.Event()
+        self._acted = Wakeup()
+        self._changed = Wakeup()
         self._announcement: CommitmentMessage | None = None
         self.event_texts = EventTexts()
         """Each viewer's encoded log of the hand in play."""
@@ -252,20 +303,30 @@ class RunnerBase:
         self.live_id, self._logged, self.commitment = live_id, logged, commitment
 
     async def commit(
-        self, events: Sequence[Any], encode: Callable[[Any], dict[str, Any]] | None = None
+        self,
+        events: Sequence[Any],
+        encode: Callable[[Any], dict[str, Any]] | None = None,
+        *,
+        then: Callable[[], object] | None = None,
     ) -> None:
         """Write the hand's events not yet journaled (``events`` is the whole log so far:
         dicts, or engine events that ``encode`` makes dicts of, the new ones only), in one
-        transaction; return once it is durable."""
+        transaction; return once it is durable. ``then`` (what the table shows of it)
+        runs the moment the events are durable, with the group commit: not a turn of the
+        event loop later, when this task resumes (also when nothing was to be written)."""
         new = [e if encode is None else encode(e) for e in events[self._logged :]]
         if not new or self.live_id is None:
+            if then is not None:
+                then()
             return
         if self.writer is not None:
-            await self.writer.append(self.live_id, self._logged, new, self.guard)
+            await self.writer.append(self.live_id, self._logged, new, self.guard, then)
         else:
             await self.in_store(
                 self.journal.append, self.live_id, self._logged, new, guard=self.guard
             )
+            if then is not None:
+                then()
         self._logged += len(new)  # what was written (the list may have grown meanwhile)
 
     async def in_store(self, work: Callable[_P, _R], /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -316,6 +377,16 @@ class RunnerBase:
         if self._received is not None:
             self.stats.record(time.perf_counter() - self._received)
             self._received = None
+
+    def show(self, game: Any) -> None:
+        """After an action is in: start the clock of whom ``game`` (the hand or round in
+        play) waits for next, then send everyone his view (so it shows the clock)."""
+        self.clock_for(game)
+        self.broadcast_views()
+
+    def clock_for(self, game: Any) -> None:
+        """Start the time bank of whom ``game`` waits for next, if a person."""
+        raise NotImplementedError
 
     def view_frame(self) -> ViewFrame | None:
         """The parts every view of the hand in play shares now (None: nothing to show)."""
@@ -418,8 +489,7 @@ class RunnerBase:
                     self._expecting = None
                     time_out()
                     return
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._acted.wait(), timeout=left)
+                await self._acted.wait(left)
         finally:
             self._expecting = None
             self._deadline = None
@@ -468,8 +538,7 @@ class RunnerBase:
             while stop is None or not stop.is_set():
                 if not self.ready():
                     self._changed.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._changed.wait(), timeout=1.0)
+                    await self._changed.wait(1.0)
                     continue
                 await self.play_hand()
                 self.stats.hands += 1

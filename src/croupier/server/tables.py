@@ -453,8 +453,7 @@ class TableRunner(RunnerBase):
         else:
             assert self.commitment is not None
             self.announce(table.hand_number, self.commitment.digest)
-        self._clock_for(hand)
-        self.broadcast_views()
+        self.show(hand)
         while not hand.is_complete:
             seat = hand.actor
             assert seat is not None
@@ -471,12 +470,10 @@ class TableRunner(RunnerBase):
                     functools.partial(_moved_on, hand, count),
                     lambda: default_action(hand),
                 )
-            await self.commit(hand.events, event_to_dict)
-            self._clock_for(hand)
-            self.broadcast_views()
+            await self.commit(hand.events, event_to_dict, then=functools.partial(self.show, hand))
         return await self._finish(hand)
 
-    def _clock_for(self, hand: HandState) -> None:
+    def clock_for(self, hand: HandState) -> None:
         """Start the time bank of the person to act next, so his view shows it."""
         seat = hand.actor
         if seat is not None and not hand.is_complete:
