@@ -46,7 +46,7 @@ from croupier.poker.actions import (
     parse_action,
 )
 from croupier.poker.games import ForcedBets
-from croupier.poker.views import SeatView
+from croupier.poker.views import SeatView, censor
 
 STRUCTURES = {
     "no-limit": NoLimit(),
@@ -181,6 +181,33 @@ def test_after_the_showdown_exactly_the_shown_cards_appear(
             for c in e.cards
         }
         assert cards_in_view(hand.view_for(seat)) == public | own
+
+
+@pytest.mark.rule("Poker 18.4")
+@settings(max_examples=60, deadline=None)
+@given(
+    game=st.sampled_from(GAME_NAMES),
+    structure=st.sampled_from(sorted(STRUCTURES)),
+    seats=st.integers(2, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_a_log_kept_from_view_to_view_is_the_log_censored_afresh(
+    game: str, structure: str, seats: int, seed: int
+) -> None:
+    """A hand keeps each viewer's censored log and extends it (a showdown re-censors only
+    the hidden entries): asked after every action, it is what censoring the whole log
+    anew gives, for every seat and a spectator, showdowns included."""
+    rules = rules_for(GAMES[game], structure)
+    hand = HandState(rules, {s: 40 + 37 * s for s in range(1, seats + 1)}, 1, seed=seed)
+    rng = random.Random(seed)
+    viewers = (*hand.players, None)
+    while True:
+        for seat in viewers:
+            assert hand.view_for(seat).events == censor(hand.events, seat)
+        if hand.is_complete:
+            break
+        hand.apply(random_action(hand, rng))
+    assert any(isinstance(e, ev.HandEnded) for e in hand.events)
 
 
 def test_the_view_hides_the_deck_and_a_bot_gets_no_state() -> None:

@@ -483,14 +483,20 @@ class HandState(Dealing, Betting, Showdown):
         return own
 
     def _censored_log(self, seat: int | None, shown: frozenset[Card]) -> tuple[ev.Event, ...]:
-        """The log as ``seat`` sees it, kept per seat and extended event by event (a new
-        shown hand can uncover earlier deals: then it is built afresh)."""
+        """The log as ``seat`` sees it, kept per seat and extended event by event. A new
+        shown hand can uncover earlier deals: then the entries that hide cards are
+        censored again (an entry shown as it is stays so while more cards are shown)."""
         cached = self._views.get(seat)
-        if cached is None or cached[0] != shown:
-            log = [censor_event(e, seat, shown) for e in self.events]
+        events = self.events
+        if cached is None or not shown >= cached[0]:
+            log = [censor_event(e, seat, shown) for e in events]
         else:
             log = cached[1]
-            log.extend(censor_event(e, seat, shown) for e in self.events[len(log) :])
+            if cached[0] != shown:  # more cards shown: only a hidden entry can change
+                for i, seen in enumerate(log):
+                    if seen is not events[i]:
+                        log[i] = censor_event(events[i], seat, shown)
+            log.extend(censor_event(e, seat, shown) for e in events[len(log) :])
         self._views[seat] = (shown, log)
         return tuple(log)
 
