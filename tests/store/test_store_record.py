@@ -201,6 +201,11 @@ def test_a_bad_hand_is_refused_and_nothing_is_written(store: Store) -> None:
     store.end_session(session)
     with pytest.raises(StoreError, match="has ended"):
         store.buy_in(session, "ann", 10)
+    with pytest.raises(StoreError, match="has ended"):  # the players' ids are known now
+        store.record_poker_hand(session, unfinished, commitment, reveal, {1: "ann", 2: "bo"})
+    with pytest.raises(StoreError, match="no session 999"):
+        store.record_poker_hand(999, unfinished, commitment, reveal, {1: "ann", 2: "bo"})
+    assert store.count(HandRow) == 1
     assert store.verify().ok
 
 

@@ -4,6 +4,7 @@ and :meth:`Store.record_blackjack_round <croupier.store.Store.record_blackjack_r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -11,7 +12,7 @@ from sqlalchemy import Table, insert
 from sqlalchemy.orm import Session
 
 from croupier.fairness import DeckCommitment, DeckReveal
-from croupier.store._rows import chip_balances, hands_so_far, open_session, player_ids
+from croupier.store._rows import chip_balances_of, player_ids, session_facts
 from croupier.store.errors import StoreError
 from croupier.store.movements import Movement
 from croupier.store.schema import ChipMovementRow, HandRow, ResultRow, utc_now
@@ -45,16 +46,18 @@ def add_hand(
     >>> add_hand.__name__
     'add_hand'
     """
-    session = open_session(db, number)
+    session = session_facts(db, number)
     kind = game_kind(rules)
     if session.game_kind != kind or session.rules_fingerprint != rules.fingerprint:
         raise StoreError(f"the hand was not played under session {number}'s rules")
-    have = chip_balances(db, number)
+    if ids is None:
+        ids = player_ids(db, [name for name, *_ in results])
+    have = chip_balances_of(db, number, [ids[name] for name, *_ in results])
     for name, _seat, start, _end in results:
-        if have.get(name, 0) != start:
+        if have.get(ids[name], 0) != start:
             raise StoreError(
                 f"{name} starts the hand with {start} chips; the ledger gives "
-                f"{have.get(name, 0)} (record the buy-in first)"
+                f"{have.get(ids[name], 0)} (record the buy-in first)"
             )
     started = events[0]
     # a Core insert (no ORM object to flush): the hand row, its id returned
@@ -62,10 +65,10 @@ def add_hand(
         insert(HandRow).returning(HandRow.id),
         {
             "session_id": number,
-            "number": hands_so_far(db, number) + 1,
+            "number": session.hands + 1,
             "game_kind": kind,
             "game": session.game,
-            "rules_json": rules_to_json(rules),
+            "rules_json": _rules_text(rules),
             "rules_fingerprint": rules.fingerprint,
             "engine_version": started.engine_version or engine_version(),
             "seeded": session.seeded,
@@ -79,8 +82,6 @@ def add_hand(
             "recorded_at": utc_now(),
         },
     ).scalar_one()
-    if ids is None:
-        ids = player_ids(db, [name for name, *_ in results])
     core = db.connection()  # Core inserts: the ORM's bulk path costs several times more
     core.execute(
         insert(cast(Table, ResultRow.__table__)),
@@ -112,3 +113,10 @@ def add_hand(
             ],
         )
     return hand_id
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_text(rules: Rules) -> str:
+    """:func:`rules_to_json`, worked out once for the rules of a table (every hand's row
+    carries them)."""
+    return rules_to_json(rules)

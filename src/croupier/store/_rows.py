@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 from sqlalchemy import delete, exc, func, select
 from sqlalchemy.orm import Session
@@ -25,11 +26,48 @@ from croupier.store.schema import (
 def open_session(db: Session, number: int) -> SessionRow:
     """The session row, which must exist and not have ended."""
     row = db.get(SessionRow, number)
+    _check_open(number, row)
+    assert row is not None
+    return row
+
+
+class SessionFacts(NamedTuple):
+    """What a hand's record needs of its session: the game, the rules' fingerprint,
+    whether the deals are seeded, and how many hands it has recorded."""
+
+    game_kind: str
+    game: str
+    rules_fingerprint: str
+    seeded: bool
+    hands: int
+
+
+def session_facts(db: Session, number: int) -> SessionFacts:
+    """:class:`SessionFacts` of session ``number`` (which must exist and not have
+    ended), read with one query: a hand's record runs on a server's event loop."""
+    hands = select(func.coalesce(func.max(HandRow.number), 0)).where(HandRow.session_id == number)
+    row = db.execute(
+        select(
+            SessionRow.game_kind,
+            SessionRow.game,
+            SessionRow.rules_fingerprint,
+            SessionRow.seeded,
+            SessionRow.ended_at,
+            hands.scalar_subquery(),
+        ).where(SessionRow.id == number)
+    ).first()
+    _check_open(number, row)
+    assert row is not None
+    kind, game, fingerprint, seeded, _ended, count = row
+    return SessionFacts(kind, game, fingerprint, bool(seeded), int(count))
+
+
+def _check_open(number: int, row: Any) -> None:
+    """Refuse a session that is not there (``row`` None) or has ended."""
     if row is None:
         raise StoreError(f"no session {number} in the store")
     if row.ended_at is not None:
         raise StoreError(f"session {number} has ended")
-    return row
 
 
 def player_row(db: Session, name: str) -> PlayerRow:
@@ -81,6 +119,17 @@ def chip_balances(db: Session, number: int) -> dict[str, int]:
         .group_by(PlayerRow.name)
     )
     return {name: int(total) for name, total in rows}
+
+
+def chip_balances_of(db: Session, number: int, player_ids: Iterable[int]) -> dict[int, int]:
+    """The chips at the table in a session of the players with ``player_ids`` (id →
+    chips; a player with no movement is left out)."""
+    rows = db.execute(
+        select(ChipMovementRow.player_id, func.sum(ChipMovementRow.amount))
+        .where(ChipMovementRow.session_id == number, ChipMovementRow.player_id.in_(player_ids))
+        .group_by(ChipMovementRow.player_id)
+    )
+    return {player: int(total) for player, total in rows if player is not None}
 
 
 def hands_so_far(db: Session, number: int) -> int:

@@ -27,7 +27,7 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -109,6 +109,8 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
+        self._player_ids: dict[str, int] = {}
+        """Players' ids read by a committed record (a hand's record skips the query)."""
 
     # ---------------------------------------------------------------- opening
     @classmethod
@@ -422,16 +424,28 @@ class Store:
         ]
         movements = poker_movements(events)
         logged = events_to_json(events)  # before the write lock
+        ids = self._known_ids(names.values())
         with self._write(f"hand not recorded in session {number}") as db:
-            ids = player_ids(db, names.values())
-            seats_once(db, number, {name: seat for seat, name in names.items()}, ids)
-            hand_id = add_hand(
+            if ids is None:
+                ids = player_ids(db, names.values())
+            hand_id = add_hand(  # first: it refuses a session not there or ended
                 db, number, hand.rules, events, commitment, reveal, results, movements,
                 dict(names.items()), ids=ids, events_json=logged,
             )  # fmt: skip
+            seats_once(db, number, {name: seat for seat, name in names.items()}, ids)
             if then is not None:
                 then(db)
-            return hand_id
+        self._player_ids.update(ids)  # committed: a player's id never changes
+        return hand_id
+
+    def _known_ids(self, names: Iterable[str]) -> dict[str, int] | None:
+        """The ids of the players ``names`` if a committed write gave them all (None: ask
+        the database; a player's row and id, once committed, never change)."""
+        known = self._player_ids
+        try:
+            return {name: known[name] for name in names}
+        except KeyError:
+            return None
 
     def record_blackjack_round(
         self,
