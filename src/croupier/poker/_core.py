@@ -162,6 +162,8 @@ class HandCore:
     _full_raises: int
     _wagers: int = 0
     """Bets, raises and completions made this round (short all-ins included)."""
+    _legal: tuple[tuple[int, str, int | None, int], LegalActions] | None = None
+    """The legal actions last worked out, and the point of the hand they are for."""
     _short_run: tuple[int, ...] = ()
     """The increments of the short all-in wagers in a row since the last full wager
     (kept under ``ShortAllIn.add_up``)."""

@@ -100,7 +100,18 @@ class Betting(HandCore):
 
     # ---------------------------------------------------------- legal actions
     def legal_actions(self) -> LegalActions:
-        """What the player to act may do (empty when nobody is to act)."""
+        """What the player to act may do (empty when nobody is to act). Worked out once
+        per point of the hand: a server asks for them for the view, then again to check
+        the action that comes back (the hand changes only by logged events)."""
+        key = (len(self.events), self._stage, self._actor, self.street)
+        kept = self._legal
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        legal = self._legal_now()
+        self._legal = (key, legal)
+        return legal
+
+    def _legal_now(self) -> LegalActions:
         seat = self.actor
         if seat is None:
             return LegalActions(seat=-1)

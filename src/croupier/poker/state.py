@@ -442,7 +442,7 @@ class HandState(Dealing, Betting, Showdown):
         """The part of every view that is the same for all (the shown cards, each seat as
         a spectator sees it, the pots), worked out once per change of the hand: a server
         asks for every seat's view after each action."""
-        key = (len(self.events), self._actor, self.phase, self.street)
+        key = (len(self.events), self._actor, self._stage, self.street)
         cached = self._public
         if cached is not None and cached[0] == key:
             return cached[1]
