@@ -161,21 +161,6 @@ def made_once(value: Any, memo: dict[int, tuple[Any, Any]], make: Callable[[Any]
     return made
 
 
-def _plain_once(value: Any, memo: dict[int, tuple[Any, Any]]) -> Any:
-    """``_plain(value)`` for a view's field, a tuple (the seats, the board) made once per
-    tuple object and its records (a seat) once per record object."""
-    if type(value) is not tuple or not value:
-        return _plain(value)
-    if _is_record(value[0]):
-        return made_once(value, memo, lambda records: [_encode_once(v, memo) for v in records])
-    return made_once(value, memo, _plain)
-
-
-def _encode_once(value: Any, memo: dict[int, tuple[Any, Any]]) -> dict[str, Any]:
-    """``encode(value)``, made once per object (:func:`made_once`)."""
-    return made_once(value, memo, encode)
-
-
 def decode(kind: type[T], data: Any) -> T:
     """Rebuild a ``kind`` dataclass from :func:`encode`; a value of the wrong type, a
     missing key or an unknown one raises ``TypeError`` or ``KeyError``.
@@ -251,14 +236,10 @@ class JsonView:
         self,
         *,
         event_dicts: list[dict[str, Any]] | None = None,
-        memo: dict[int, tuple[Any, Any]] | None = None,
     ) -> dict[str, Any]:
         """A JSON-ready dict (cards as text, enums as their values, events tagged with
         their type). ``event_dicts``, when given, are the events already encoded (a server
-        keeps each viewer's encoded log from one view to the next). ``memo`` keeps the
-        dicts of the views' parts (a seat, a box) by identity, so that the parts every
-        viewer's view shares (an engine builds them once per change) are encoded once; the
-        dicts it hands out are shared and must not be changed."""
+        keeps each viewer's encoded log from one view to the next)."""
         data: dict[str, Any] = {}
         for name in _field_names(type(self)):
             if name == "events":
@@ -267,7 +248,7 @@ class JsonView:
                 )
                 continue
             value = getattr(self, name)
-            data[name] = _plain(value) if memo is None else _plain_once(value, memo)
+            data[name] = _plain(value)
         return data
 
     def to_json(self) -> str:
