@@ -158,14 +158,18 @@ def test_hands_differing_only_in_hidden_cards_give_equal_views(
     assert SeatView.from_dict(json.loads(view.to_json())) == view
 
 
-@pytest.mark.rule("Poker 18.4", "Omaha 17.5(d)")
-@settings(max_examples=60, deadline=None)
-@given(
+random_hands = given(
     game=st.sampled_from(GAME_NAMES),
     structure=st.sampled_from(sorted(STRUCTURES)),
     seats=st.integers(2, 6),
     seed=st.integers(0, 2**32 - 1),
 )
+"""A random hand: a game, a betting structure, 2-6 seats, a seed."""
+
+
+@pytest.mark.rule("Poker 18.4", "Omaha 17.5(d)")
+@settings(max_examples=60, deadline=None)
+@random_hands
 def test_after_the_showdown_exactly_the_shown_cards_appear(
     game: str, structure: str, seats: int, seed: int
 ) -> None:
@@ -185,12 +189,7 @@ def test_after_the_showdown_exactly_the_shown_cards_appear(
 
 @pytest.mark.rule("Poker 18.4")
 @settings(max_examples=60, deadline=None)
-@given(
-    game=st.sampled_from(GAME_NAMES),
-    structure=st.sampled_from(sorted(STRUCTURES)),
-    seats=st.integers(2, 6),
-    seed=st.integers(0, 2**32 - 1),
-)
+@random_hands
 def test_a_log_kept_from_view_to_view_is_the_log_censored_afresh(
     game: str, structure: str, seats: int, seed: int
 ) -> None:
