@@ -209,6 +209,30 @@ def test_a_log_kept_from_view_to_view_is_the_log_censored_afresh(
     assert any(isinstance(e, ev.HandEnded) for e in hand.events)
 
 
+@settings(max_examples=60, deadline=None)
+@random_hands
+def test_the_legal_actions_kept_are_the_ones_worked_out_afresh(
+    game: str, structure: str, seats: int, seed: int
+) -> None:
+    """The legal actions are kept per point of the hand: stepped by hand (the dealer's
+    chores one by one, where betting opens without a logged event) and through copies,
+    what the hand gives is what working them out now gives."""
+    rules = rules_for(GAMES[game], structure)
+    stacks = {s: 40 + 37 * s for s in range(1, seats + 1)}
+    hand = HandState(rules, stacks, 1, seed=seed, automatic=False)
+    rng = random.Random(seed)
+    while not hand.is_complete:
+        assert hand.legal_actions() == hand._legal_now()
+        if rng.random() < 0.2:
+            hand = hand.copy()
+            assert hand.legal_actions() == hand._legal_now()
+        if hand.actor is None:
+            hand.step()
+        else:
+            hand.apply(random_action(hand, rng))
+    assert hand.legal_actions() == hand._legal_now()
+
+
 def test_the_view_hides_the_deck_and_a_bot_gets_no_state() -> None:
     hand = HandState(rules_for(HOLDEM, "no-limit"), {1: 100, 2: 100, 3: 100}, 1, seed=2)
     view = hand.view_for(2)

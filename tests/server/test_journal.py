@@ -14,8 +14,9 @@ from sqlalchemy import create_engine
 
 from croupier.cards import Deck
 from croupier.fairness import commit_deck
+from croupier.server.fences import Fence
 from croupier.server.journal import GroupCommit, Journal
-from croupier.server.leases import Fence, LeaseLostError, Leases
+from croupier.server.leases import LeaseLostError, Leases
 from croupier.server.runner import ActionStats
 from croupier.store.connect import connect, resolve_url
 

@@ -275,3 +275,33 @@ def test_sessions_seats_and_the_ledger_are_kept(store: Store) -> None:
     assert store.hands(limit=2)[-1].number == 3
     unseeded = play_and_record(store, TableRules(), hands=1)
     assert store.session(unseeded.session.id).seeded is False
+
+
+def test_a_record_that_fails_late_keeps_no_player_id_and_the_next_one_reads_them_right(
+    store: Store,
+) -> None:
+    """A record keeps the players' ids only once it committed: one that fails in its
+    last step (the server's ``then``) writes nothing and keeps nothing, and the next
+    keeps the ids the database holds."""
+    rules = TableRules()
+    session = store.start_session(rules)
+    store.buy_in(session, "ann", 100)
+    store.buy_in(session, "bo", 100)
+    deck = Deck.standard(seed=3)
+    commitment, reveal = commit_deck(deck.remaining)
+    hand = HandState(rules, {1: 100, 2: 100}, button=1, deck=deck)
+    hand.fold()
+    seats = {1: "ann", 2: "bo"}
+
+    def broken(_db: object) -> None:
+        raise StoreError("the journal could not be closed")
+
+    with pytest.raises(StoreError, match="could not be closed"):
+        store.record_poker_hand(session, hand, commitment, reveal, seats, then=broken)
+    assert store.count(HandRow) == 0
+    assert store._player_ids == {}
+    assert store.record_poker_hand(session, hand, commitment, reveal, seats)
+    with store.engine.connect() as connection:
+        held: dict[str, int] = dict(connection.execute(text("SELECT name, id FROM players")).all())
+    assert store._player_ids == held
+    assert store.verify().ok

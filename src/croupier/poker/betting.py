@@ -102,7 +102,9 @@ class Betting(HandCore):
     def legal_actions(self) -> LegalActions:
         """What the player to act may do (empty when nobody is to act). Worked out once
         per point of the hand: a server asks for them for the view, then again to check
-        the action that comes back (the hand changes only by logged events)."""
+        the action that comes back. The point is the log's length, the stage, the seat to
+        act and the street: what changes the betting without a logged event (opening a
+        round, the draw) changes the stage or the seat to act."""
         key = (len(self.events), self._stage, self._actor, self.street)
         kept = self._legal
         if kept is not None and kept[0] == key:

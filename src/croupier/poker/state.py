@@ -228,6 +228,8 @@ class HandState(Dealing, Betting, Showdown):
         self._restock_orders: list[tuple[Card, ...]] = []
         self._views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]] = {}
         self._public: tuple[tuple[Any, ...], _Public] | None = None
+        self._start_shown: ev.Event | None = None
+        """The hand's first event as every viewer sees it (without the deck order)."""
         self._own: dict[int, tuple[PlayerView, PlayerView]] = {}
         self._pending_draw: tuple[int, tuple[Card, ...]] | None = None
         self.ante_trimming = ante_trimming
@@ -497,6 +499,11 @@ class HandState(Dealing, Betting, Showdown):
                     if seen is not events[i]:
                         log[i] = censor_event(events[i], seat, shown)
             log.extend(censor_event(e, seat, shown) for e in events[len(log) :])
+        if log and log[0] is not self._start_shown:  # one object for every viewer (a
+            if self._start_shown is None:  # server encodes it once): the start, deckless
+                self._start_shown = log[0]
+            else:
+                log[0] = self._start_shown
         self._views[seat] = (shown, log)
         return tuple(log)
 

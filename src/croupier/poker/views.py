@@ -146,7 +146,7 @@ def censor_event(event: ev.Event, seat: int | None, shown: frozenset[Card]) -> e
     """
     match event:
         case ev.HandStarted():
-            return _without_deck(event)
+            return dataclasses.replace(event, deck=())
         case ev.CardsDealt(seat=owner, cards=cards, up=False) if owner != seat and not (
             shown.issuperset(cards)
         ):
@@ -160,13 +160,6 @@ def censor_event(event: ev.Event, seat: int | None, shown: frozenset[Card]) -> e
         case ev.StubRestocked(cards=cards):
             return _hidden(None, len(cards), "restocked")
     return event
-
-
-@functools.lru_cache(maxsize=64)
-def _without_deck(event: ev.HandStarted) -> ev.HandStarted:
-    """A hand's start without its deck order: one object for every viewer of the hand
-    (so a server encodes it once for them all)."""
-    return dataclasses.replace(event, deck=())
 
 
 @functools.cache

@@ -247,6 +247,10 @@ class BlackjackRunner(BlackjackPlays):
             time_bank=self.config.time_bank,
         )
 
+    def unjournaled(self) -> bool:
+        rnd = self.round
+        return rnd is not None and len(rnd.events) > self._logged
+
     def view_frame(self) -> ViewFrame | None:
         """The parts of the round's views every listener shares now (None: between
         rounds)."""

@@ -55,7 +55,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, parse_order
-from croupier.server.leases import LeaseRow, Leases, check_fences, group_guards
+from croupier.server.fences import check_fences, group_guards
+from croupier.server.leases import LeaseRow, Leases
 from croupier.store.schema import utc_now
 
 __all__ = [
@@ -330,9 +331,9 @@ class GroupCommit:
     def __init__(self, journal: Journal, *, inline: bool | None = None) -> None:
         self.journal = journal
         self.inline = writes_inline(journal.engine) if inline is None else inline
-        self._sqlite = journal.engine.dialect.name == "sqlite"
         """Write on the event loop itself (default for SQLite, see :func:`writes_inline`),
         else in a worker thread."""
+        self._sqlite = journal.engine.dialect.name == "sqlite"
         self.batches = 0
         """Transactions written."""
         self._waiting: list[_Waiting] = []
@@ -437,7 +438,8 @@ def _write_sqlite(
     SQLite's own cursor, inside ``connection``'s transaction (begun ``IMMEDIATE``, with
     the store's writer lock). The same statements as the Core ones, without their
     per-call work (parameter processing, result set-up: 0.2 ms of CPU a commit, half of
-    it), which the event loop paid for every table."""
+    it), which the event loop paid for every table. An error here is the driver's own
+    (``sqlite3.Error``), not SQLAlchemy's wrapping of it; the transaction rolls back."""
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
     try:
         for leases, epochs in fenced:
@@ -456,13 +458,17 @@ _Waiting = tuple[tuple[Any, ...], "asyncio.Future[None]", Callable[[], object] |
 def _settle_all(batch: Sequence[_Waiting], outcomes: Sequence[Exception | None]) -> None:
     """Give each append of a written batch its outcome, running the ``then`` of each
     committed one first (its error, if it raises, is the append's)."""
-    for (_args, future, then), error in zip(batch, outcomes, strict=True):
-        if error is None and then is not None and not future.done():
-            try:
-                then()
-            except Exception as raised:  # the caller's own failure, not the writer's
-                error = raised
-        _settle(future, error)
+    try:
+        for (_args, future, then), error in zip(batch, outcomes, strict=True):
+            if error is None and then is not None and not future.done():
+                try:
+                    then()
+                except Exception as raised:  # the caller's own failure, not the writer's
+                    error = raised
+            _settle(future, error)
+    finally:  # an interrupt in a ``then``: the others still get their outcomes
+        for (_args, future, _then), error in zip(batch, outcomes, strict=True):
+            _settle(future, error)
 
 
 def _settle(future: asyncio.Future[None], error: BaseException | None = None) -> None:

@@ -176,9 +176,11 @@ class Wakeup:
         self._set = False
 
     async def wait(self, timeout: float) -> bool:
-        """Return True once set, False when ``timeout`` seconds pass first."""
+        """Return True once set, False when ``timeout`` seconds pass first (one waiter
+        at a time: the table's task)."""
         if self._set:
             return True
+        assert self._waiter is None, "a Wakeup has one waiter"
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[bool] = loop.create_future()
         self._waiter = waiter
@@ -312,22 +314,35 @@ class RunnerBase:
         """Write the hand's events not yet journaled (``events`` is the whole log so far:
         dicts, or engine events that ``encode`` makes dicts of, the new ones only), in one
         transaction; return once it is durable. ``then`` (what the table shows of it)
-        runs the moment the events are durable, with the group commit: not a turn of the
-        event loop later, when this task resumes (also when nothing was to be written)."""
-        new = [e if encode is None else encode(e) for e in events[self._logged :]]
+        runs the moment the events are durable: over SQLite from the group commit itself,
+        not a turn of the event loop later when this task resumes; over PostgreSQL when
+        the task resumes, so the writer's thread starts its next batch at once. It runs
+        also when nothing was to be written."""
+        first = self._logged
+        new = [e if encode is None else encode(e) for e in events[first:]]
+
+        def durable() -> None:
+            self._logged = first + len(new)  # in, even if the showing fails
+            if then is not None:
+                then()
+
         if not new or self.live_id is None:
-            if then is not None:
-                then()
+            durable()
             return
-        if self.writer is not None:
-            await self.writer.append(self.live_id, self._logged, new, self.guard, then)
+        writer = self.writer
+        if writer is not None and writer.inline:
+            await writer.append(self.live_id, first, new, self.guard, durable)
+            return
+        if writer is not None:
+            await writer.append(self.live_id, first, new, self.guard)
         else:
-            await self.in_store(
-                self.journal.append, self.live_id, self._logged, new, guard=self.guard
-            )
-            if then is not None:
-                then()
-        self._logged += len(new)  # what was written (the list may have grown meanwhile)
+            await self.in_store(self.journal.append, self.live_id, first, new, guard=self.guard)
+        durable()
+
+    def unjournaled(self) -> bool:
+        """Whether the game in play holds events the journal does not have yet (an action
+        applied, its commit not done): nothing of it may be shown before."""
+        raise NotImplementedError
 
     async def in_store(self, work: Callable[_P, _R], /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         """``work(*args, **kwargs)``, a store call: at once on the event loop when
@@ -425,13 +440,14 @@ class RunnerBase:
 
     def watch(self, listener: Listener) -> None:
         """Add a listener; it gets the commitment and the view of the hand in play at
-        once (a reconnection too)."""
+        once (a reconnection too), or, while an action's commit is under way, with
+        everyone once it is durable."""
         self.listeners.add(listener)
         self._sent.pop(listener, None)  # the whole view: a reconnection, a new seat
         if self._announcement is not None:
             listener.send(self._announcement)
-            frame = self.view_frame()
-            if frame is not None:
+            frame = None if self.unjournaled() else self.view_frame()
+            if frame is not None:  # else the views sent once the commit is in reach him
                 listener.send(self.view_message(listener, frame))
         self._changed.set()
 

@@ -397,6 +397,10 @@ class TableRunner(RunnerBase):
             records=self.record_texts,
         )
 
+    def unjournaled(self) -> bool:
+        hand = self.table.hand
+        return hand is not None and len(hand.events) > self._logged
+
     def seat_view(self, listener: Listener, frame: ViewFrame) -> tuple[int | None, JsonView]:
         """The listener's seat in the hand (None: he watches) and the engine's view of it."""
         hand = self.table.hand
