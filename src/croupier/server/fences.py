@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from croupier.server.leases import Leases
 
-__all__ = ["Fence", "check_fences", "group_guards"]
+__all__ = ["Fence", "check_fences", "group_guards", "run_grouped"]
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,16 @@ def check_fences(
     >>> with engine.begin() as connection:
     ...     check_fences([leases.fence("a"), leases.fence("b"), None], connection)
     """
-    fenced, others = group_guards(guards)
+    run_grouped(*group_guards(guards), db)
+
+
+def run_grouped(
+    fenced: Iterable[tuple[Leases, dict[str, int]]],
+    others: Iterable[Callable[[Any], object]],
+    db: Session | Connection,
+) -> None:
+    """Run guards grouped by :func:`group_guards` in ``db``'s transaction: each group
+    of fences with one query, then the others."""
     for leases, epochs in fenced:
         leases.verify_all(epochs, db)
     for guard in others:

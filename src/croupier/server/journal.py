@@ -55,7 +55,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, parse_order
-from croupier.server.fences import check_fences, group_guards
+from croupier.server.fences import group_guards, run_grouped
 from croupier.server.leases import LeaseRow, Leases
 from croupier.store.schema import utc_now
 
@@ -412,7 +412,7 @@ class GroupCommit:
                 if self._sqlite and not others:
                     _write_sqlite(connection, fenced, rows)
                 else:
-                    check_fences((guard for *_, guard in items), connection)
+                    run_grouped(fenced, others, connection)
                     # one statement, compiled once and cached, run for every row
                     params = [dict(zip(_EVENT_KEYS, row, strict=True)) for row in rows]
                     connection.execute(_INSERT_EVENT, params)
