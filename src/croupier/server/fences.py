@@ -74,7 +74,17 @@ def run_grouped(
     db: Session | Connection,
 ) -> None:
     """Run guards grouped by :func:`group_guards` in ``db``'s transaction: each group
-    of fences with one query, then the others."""
+    of fences with one query, then the others.
+
+    >>> from sqlalchemy import create_engine
+    >>> from croupier.server.leases import Leases
+    >>> engine = create_engine("sqlite://")
+    >>> leases = Leases(engine, "p1", "u1")
+    >>> leases.acquire("a")
+    True
+    >>> with engine.begin() as connection:
+    ...     run_grouped(*group_guards([leases.fence("a")]), connection)
+    """
     for leases, epochs in fenced:
         leases.verify_all(epochs, db)
     for guard in others:
