@@ -83,6 +83,7 @@ class Server:
         )}  # fmt: skip
         command = [sys.executable, "-m", "croupier", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--db", self.db, "--tables", str(tables)]
+        command += ["--max-registrations", "100000"]  # every client registers from 127.0.0.1
         self._log = self.log_path.open("wb")
         self.process = subprocess.Popen(
             command, env=env, stdout=self._log, stderr=subprocess.STDOUT

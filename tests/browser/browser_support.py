@@ -200,6 +200,22 @@ def register(page: Page, server: Server, name: str) -> str:
     return token
 
 
+def log_in(page: Page, server: Server, name: str, password: str = PASSWORD) -> str:
+    """Log in as ``name`` through the login page (landing in the lobby): his new token."""
+    from playwright.sync_api import expect
+
+    page.goto(server.url + "/#login")
+    page.fill("#login-name", name)
+    page.fill("#login-password", password)
+    page.click("#login-submit")
+    expect(page.locator("#page-lobby")).to_be_visible()
+    expect(page.locator("#whoami")).to_have_text(name)
+    token = page.evaluate("localStorage.getItem('croupier.token')")
+    assert isinstance(token, str)
+    assert token
+    return token
+
+
 def sit_from_lobby(page: Page, table: str) -> None:
     """Press the table's *Sit down* in the lobby: the table page opens."""
     from playwright.sync_api import expect

@@ -17,10 +17,13 @@ from fastapi.testclient import TestClient
 
 from croupier.server.app import create_app
 from croupier.server.tables import TableConfig
+from croupier.server.throttle import ThrottleSettings
 
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
 """Argon2id with small costs (the algorithm and the code path are the real ones)."""
 PASSWORD = "password-123"
+LAX_THROTTLE = ThrottleSettings(registrations_per_address=10_000, login_per_address=10_000)
+"""The tests register many accounts from one address (the test client's)."""
 
 
 def db_url(tmp_path: Path) -> str:
@@ -33,6 +36,7 @@ def start_app(
 ) -> TestClient:
     """The real app over the test's store with ``tables``, stopped when the test ends."""
     options.setdefault("hasher", FAST_HASHER)
+    options.setdefault("throttle", LAX_THROTTLE)
     options.setdefault("token_lifetime", timedelta(hours=1))
     client = TestClient(create_app(db_url(tmp_path), tables=tables, **options))
     client.__enter__()

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 from server_support import FAST_HASHER, PASSWORD, start_app, token_for
-from sqlalchemy import create_engine, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from croupier.server.accounts import AccountRow, Accounts, AuthError, TokenRow
+from croupier.server.accounts import Accounts, AuthError
+from croupier.store import Store
+from croupier.store.schema import AccountRow, TokenRow
 
 
 def test_register_and_login_over_http(request: pytest.FixtureRequest, tmp_path: Path) -> None:
@@ -44,10 +46,10 @@ def test_malformed_credentials_are_a_422(
 
 
 def test_passwords_are_argon2_and_tokens_stored_hashed() -> None:
-    engine = create_engine("sqlite://")
+    engine = Store.open("sqlite:///:memory:").engine
     accounts = Accounts(engine, hasher=FAST_HASHER)
     accounts.register("ann", PASSWORD)
-    token, _ = accounts.login("ann", PASSWORD)
+    token, _, _ = accounts.login("ann", PASSWORD)
     with Session(engine) as db:
         account = db.scalars(select(AccountRow)).one()
         stored = db.scalars(select(TokenRow)).one()
@@ -59,17 +61,17 @@ def test_passwords_are_argon2_and_tokens_stored_hashed() -> None:
 
 def test_tokens_expire_and_can_be_revoked() -> None:
     now = [datetime(2030, 1, 1, tzinfo=UTC)]
-    accounts = Accounts(create_engine("sqlite://"), hasher=FAST_HASHER, clock=lambda: now[0],
+    accounts = Accounts(Store.open("sqlite:///:memory:").engine, hasher=FAST_HASHER, clock=lambda: now[0],
                         lifetime=timedelta(minutes=5))  # fmt: skip
     accounts.register("ann", PASSWORD)
-    token, expires = accounts.login("ann", PASSWORD)
+    token, expires, _ = accounts.login("ann", PASSWORD)
     assert expires == now[0] + timedelta(minutes=5)
     now[0] += timedelta(minutes=4)
-    assert accounts.authenticate(token) == "ann"
+    assert accounts.authenticate(token).name == "ann"
     now[0] += timedelta(minutes=1)
     with pytest.raises(AuthError, match="expired"):
         accounts.authenticate(token)
-    fresh, _ = accounts.login("ann", PASSWORD)
+    fresh, _, _ = accounts.login("ann", PASSWORD)
     accounts.logout(fresh)
     with pytest.raises(AuthError, match="unknown"):
         accounts.authenticate(fresh)

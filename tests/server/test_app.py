@@ -131,7 +131,8 @@ def test_malformed_oversized_and_wrong_messages_get_errors(
             ("[1, 2]", "invalid"),
             ('{"type": "dance"}', "invalid"),
             ('{"type": "sit", "table": "t1", "seat": "x"}', "invalid"),
-            ('{"type": "act", "table": "t1", "action": "raise"}', "bad_action"),
+            ('{"type": "sit", "table": "t1", "seat": 3.0}', "invalid"),  # strict: no coercion
+            ('{"type": "act", "table": "t1", "action": "raise"}', "not_seated"),  # seat first
             ('{"type": "act", "table": "t1", "action": "fold"}', "not_seated"),
             ('{"type": "watch", "table": "nope"}', "no_table"),
             ('{"type": "hello", "token": null}', "already_greeted"),
@@ -145,7 +146,12 @@ def test_malformed_oversized_and_wrong_messages_get_errors(
             assert reply["message"]
         send(ws, {"type": "watch", "table": "t1"})  # still connected and served
         send(ws, {"type": "leave", "table": "t1"})
-        assert receive_until(ws, "error")["code"] == "refused"
+        assert receive_until(ws, "error")["code"] == "not_seated"
+        ws.send_bytes(b'{"type": "watch", "table": "t1"}')  # a binary frame: an error, no close
+        binary = receive_until(ws, "error")
+        assert binary["code"] == "invalid" and "binary" in binary["message"]
+        send(ws, {"type": "rebuy", "table": "t1", "amount": "1000"})
+        assert receive_until(ws, "error")["code"] == "invalid"  # a string is no number
 
 
 def test_spectators_only_watch(request: pytest.FixtureRequest, tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from croupier.blackjack.views import event_to_dict as blackjack_event_to_dict
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
 from croupier.fairness import DeckReveal
+from croupier.server.accounts import Account
 from croupier.server.blackjack_table import BlackjackRunner
 from croupier.server.journal import Journal
 from croupier.server.outgoing import Prepared
@@ -78,8 +79,17 @@ def store(tmp_path: Path) -> Iterator[Store]:
 class Recorder:
     """A listener keeping every message; ``check`` looks at each one as it is sent."""
 
-    def __init__(self, name: str | None, check: Callable[[Any], None] | None = None) -> None:
-        self.name = name
+    def __init__(
+        self,
+        name: str | None,
+        check: Callable[[Any], None] | None = None,
+        runner: BlackjackRunner | None = None,
+    ) -> None:
+        """``name`` at ``runner``: the account the runner knows by that name (his views are
+        his seat's), else a spectator."""
+        self.account = None if name is None else Account(sum(map(ord, name)), name)
+        if runner is not None and self.account is not None:
+            runner.claim(self.account)
         self.messages: list[Any] = []
         self.check = check
 
@@ -501,7 +511,7 @@ def test_the_time_bank_stands_or_draws_and_declines_insurance(store: Store) -> N
         if isinstance(message, HandFinishedMessage):
             runner.time_bank = 600  # the next round's wagers get a long time bank again
 
-    runner.watch(Recorder("ann", reset))
+    runner.watch(Recorder("ann", reset, runner))
     asyncio.run(play_rounds(runner, {"ann": quick_after_wager}, 5))
     draws = stands = 0
     for hand_id in runner.hand_ids:
@@ -587,7 +597,7 @@ def test_no_view_shows_a_card_before_it_is_dealt(store: Store) -> None:
                 assert message.reveal is None
 
     for name in ("ann", "bo", None, "cy"):
-        runner.watch(Recorder(name, check))
+        runner.watch(Recorder(name, check, runner))
     rng = random.Random(5)
     asyncio.run(play_rounds(runner, {"ann": random_person(rng), "bo": random_person(rng)}, 6))
     assert checked["views"] > 50

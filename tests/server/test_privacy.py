@@ -31,6 +31,7 @@ default is the requirement's 500 a game (a few minutes on two cores);
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import multiprocessing
 import os
@@ -52,20 +53,14 @@ from server_support import db_url, send, start_app, token_for
 from croupier.blackjack import events as bj
 from croupier.blackjack.views import event_to_dict as bj_event_to_dict
 from croupier.cards.card import Card
-from croupier.errors import CroupierError
 from croupier.fairness import DeckReveal, verify_logged_deal
 from croupier.poker import events as ev
 from croupier.poker.games import GAMES
-from croupier.server.app import Connection
+from croupier.server.accounts import Account
+from croupier.server.app import Connection, dispatch
 from croupier.server.journal import Journal
 from croupier.server.protocol import (
-    Act,
-    AnyClientMessage,
-    ErrorMessage,
     Hello,
-    Rebuy,
-    Sit,
-    Watch,
     parse_client,
 )
 from croupier.server.runner import RunnerBase
@@ -446,30 +441,8 @@ def check_all(
 
 
 # ------------------------------------------------------------------------------ in process
-def dispatch(
-    message: AnyClientMessage, connection: Connection, runners: dict[str, RunnerBase]
-) -> ErrorMessage | None:
-    """Carry out one validated client message as the socket handler does (``_handle`` in
-    :mod:`croupier.server.app`, for the messages these clients send)."""
-    assert not isinstance(message, Hello)
-    runner = runners[message.table]
-    assert connection.name is not None or isinstance(message, Watch)
-    try:
-        match message:
-            case Watch():
-                runner.watch(connection)
-            case Sit(seat=seat, buy_in=buy_in):
-                runner.sit(str(connection.name), seat, buy_in)
-                runner.watch(connection)
-            case Rebuy(amount=amount):
-                runner.rebuy(str(connection.name), amount)
-            case Act(action=action, hand=hand):
-                return runner.act(str(connection.name), action, hand)
-            case _:
-                raise AssertionError(f"these clients do not send {message!r}")
-    except CroupierError as error:
-        return ErrorMessage(code="refused", message=str(error), rule=getattr(error, "rule", None))
-    return None
+_ids: defaultdict[str, int] = defaultdict(itertools.count(1).__next__)
+"""An account id for each in-process client's name."""
 
 
 class ProtocolClient:
@@ -479,7 +452,7 @@ class ProtocolClient:
 
     def __init__(self, name: str | None, runners: dict[str, RunnerBase], seed: int) -> None:
         self.name = name
-        self.connection = Connection(name)
+        self.connection = Connection(None if name is None else Account(_ids[name], name))
         self.runners = runners
         self.chooser = None if name is None else Chooser(name, seed)
         self.streams: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -488,7 +461,9 @@ class ProtocolClient:
         self.refused_sits = 0
 
     def say(self, message: dict[str, Any]) -> None:
-        reply = dispatch(parse_client(json.dumps(message)), self.connection, self.runners)
+        parsed = parse_client(json.dumps(message))
+        assert not isinstance(parsed, Hello)
+        reply = dispatch(parsed, self.connection, self.runners[parsed.table])
         if reply is not None:
             if message["type"] == "sit" and reply.code == "refused":
                 self.refused_sits += 1  # a table that stopped before cashing him out
@@ -499,7 +474,7 @@ class ProtocolClient:
     async def run(self) -> None:
         while True:
             queued = await self.connection.queue.get()
-            assert queued is not None, f"{self.name}: the queue overflowed"
+            assert not isinstance(queued, int), f"{self.name}: closed ({queued})"
             message: dict[str, Any] = json.loads(queued.model_dump_json())
             self.receive(message)
 

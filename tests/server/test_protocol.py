@@ -101,7 +101,7 @@ def test_a_bad_blackjack_action_is_a_protocol_error_naming_the_verb() -> None:
         ('{"type": "act", "table": "t", "action": "x", "hand": 0}', "invalid", "hand"),
         ('{"type": "spin"}', "invalid", "type"),
         ("x" * (MAX_MESSAGE_BYTES + 1), "too_large", "at most"),
-        (b"\xff\xfe", "bad_json", "not JSON"),
+        (b"\xff\xfe", "invalid", "binary frames are not accepted"),
     ],
 )
 def test_bad_messages_name_what_is_wrong(raw: str | bytes, code: str, says: str) -> None:

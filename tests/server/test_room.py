@@ -124,8 +124,9 @@ def test_a_rebuy_is_capped_at_the_buy_in_and_recorded(
 def test_the_admin_api_opens_and_closes_tables(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    client = start_app(request, tmp_path, [HEADS_UP], admins=["boss"])
+    client = start_app(request, tmp_path, [HEADS_UP])
     boss = {"Authorization": f"Bearer {token_for(client, 'boss')}"}
+    client.app.state.accounts.grant("boss", actor="the test")  # type: ignore[attr-defined]
     ann = {"Authorization": f"Bearer {token_for(client, 'ann')}"}
     spec = {"name": "new-1", "game": "omaha", "structure": "pot-limit", "bots": 2}
     assert client.post("/api/admin/tables", json=spec).status_code == 401
@@ -143,6 +144,20 @@ def test_the_admin_api_opens_and_closes_tables(
     assert client.get("/api/admin/ledger", headers=boss).json() == {"ok": True, "problems": []}
     assert client.delete("/api/admin/tables/none", headers=boss).status_code == 404
     assert client.delete("/api/admin/tables/new-1", headers=boss).json()["closing"] is True
+    assert client.get("/api/admin/audit", headers=ann).status_code == 403
+    entries = client.get("/api/admin/audit", headers=boss).json()["entries"]
+    acts = [(e["actor"], e["action"], e["target"]) for e in entries]
+    assert acts == [
+        ("the test", "grant", "boss"),
+        ("boss", "open_table", "new-1"),
+        ("boss", "open_table", "new-1"),  # refused: already open
+        ("boss", "open_table", "x"),  # refused: bad settings
+        ("boss", "read_ledger", "ledger"),
+        ("boss", "close_table", "none"),  # refused: no such table
+        ("boss", "close_table", "new-1"),
+        ("boss", "read_audit", "audit"),
+    ]
+    assert "refused" in entries[2]["detail"] and "refused" not in entries[1]["detail"]
 
 
 def test_the_stats_count_actions_and_their_latency(

@@ -17,6 +17,7 @@ pytest.importorskip("fastapi")
 
 from sqlalchemy import Engine, create_engine, text
 
+from croupier.server.accounts import Account
 from croupier.server.config import TableConfig
 from croupier.server.journal import GroupCommit, Journal
 from croupier.server.outgoing import Prepared
@@ -35,7 +36,7 @@ class Recorder:
     """A spectator that checks every view it gets against the journal: (events shown,
     events journaled; None: the hand is out of the journal, recorded)."""
 
-    name: str | None = None
+    account: Account | None = None
 
     def __init__(
         self, runner: RunnerBase, reader: Engine, seen: list[tuple[int, int | None, bool]]

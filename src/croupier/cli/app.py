@@ -26,6 +26,7 @@ from typing import Any, TextIO
 import click
 
 from croupier import __version__
+from croupier.cli.admin_cmd import admin
 from croupier.cli.blackjack_cmd import blackjack
 from croupier.cli.demo_cmd import demo
 from croupier.cli.equity_cmd import equity
@@ -176,6 +177,7 @@ cli.add_command(blackjack)
 register_store_commands(cli)
 cli.add_command(play)
 cli.add_command(serve)
+cli.add_command(admin)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ uvicorn are imported only when the command runs.
 
 from __future__ import annotations
 
+import functools
 import gc
 import socket
 import sys
@@ -68,6 +69,28 @@ __all__ = ["serve"]
     help="Offer permessage-deflate on the WebSocket (saves bandwidth on slow links, costs server CPU on every message).",
 )
 @click.option(
+    "--allowed-origin",
+    "origins",
+    metavar="URL",
+    multiple=True,
+    callback=lambda _ctx, _param, values: tuple(_origin(v) for v in values),
+    help="Another origin whose pages may open the WebSocket (repeat for more); the room's own and --public-url's always may.",
+)
+@click.option(
+    "--max-registrations",
+    type=click.IntRange(1, 1_000_000),
+    default=10,
+    show_default=True,
+    help="Registrations one client address may make in an hour.",
+)
+@click.option(
+    "--max-failed-logins",
+    type=click.IntRange(1, 1_000_000),
+    default=5,
+    show_default=True,
+    help="Failed logins an account may have in 15 minutes before it is locked out (the lock-out doubles each time); an address may have four times as many.",
+)
+@click.option(
     "--check",
     is_flag=True,
     help="Check the options, the store and the tables, then exit without serving.",
@@ -81,6 +104,9 @@ def serve(
     public_url: str | None,
     lease_ttl: float,
     ws_compression: bool,
+    origins: tuple[str, ...],
+    max_registrations: int,
+    max_failed_logins: int,
     check: bool,
 ) -> None:
     """Run the table server: the HTTP API and WS /ws (see docs/protocol.md).
@@ -97,34 +123,38 @@ def serve(
         from croupier.server.app import create_app
         from croupier.server.protocol import MAX_MESSAGE_BYTES
         from croupier.server.tables import DEFAULT_TABLES, load_tables
+        from croupier.server.throttle import ThrottleSettings
     except ModuleNotFoundError as error:  # pragma: no cover - the extra is missing
         raise click.ClickException(
             f"the server needs {error.name!r}: pip install 'croupier[server]'"
         ) from None
     tables = DEFAULT_TABLES if tables_file is None else load_tables(tables_file.read_text())
+    throttle = ThrottleSettings(
+        login_per_account=max_failed_logins,
+        login_per_address=4 * max_failed_logins,
+        registrations_per_address=max_registrations,
+    )
+    make_app = functools.partial(
+        create_app,
+        db,
+        tables=tables,
+        admins=admins,
+        origins=origins,
+        throttle=throttle,
+        lease_ttl=timedelta(seconds=lease_ttl),
+    )
     if check:
         _listen(host, 0).close()  # the address can be listened on (the port is not taken)
-        create_app(
-            db,
-            tables=tables,
-            admins=admins,
-            url=public_url or f"http://{host}:{port}",
-            lease_ttl=timedelta(seconds=lease_ttl),
-        )
+        app = make_app(url=public_url or f"http://{host}:{port}")
+        _warn(app.state.account_problems)
         click.echo(f"croupier: ready to serve {len(tables)} tables on http://{host}:{port}/")
         return
     # listen first: a lease left by an earlier run at this address is then known dead
     listener = _listen(host, port)
     port = listener.getsockname()[1]
     url = public_url or f"http://{host}:{port}"
-    app = create_app(
-        db,
-        tables=tables,
-        admins=admins,
-        url=url,
-        lease_ttl=timedelta(seconds=lease_ttl),
-        url_is_exclusive=True,
-    )
+    app = make_app(url=url, url_is_exclusive=True)
+    _warn(app.state.account_problems)
     click.echo(f"croupier: serving {len(tables)} tables on http://{host}:{port}/", err=True)
     _quiet_garbage_collector()
     uvicorn.run(
@@ -134,6 +164,27 @@ def serve(
         ws_per_message_deflate=ws_compression,
         log_level="info",
     )
+
+
+def _warn(lines: list[str]) -> None:
+    """Print each start-up warning (an account that newer name rules refuse) as a line."""
+    for line in lines:
+        click.echo(f"croupier: warning: {line}", err=True)
+
+
+def _origin(value: str) -> str:
+    """An ``--allowed-origin``: an http(s) URL with a host.
+
+    >>> _origin("https://poker.example/")
+    'https://poker.example'
+    """
+    from croupier.errors import CroupierError
+    from croupier.server.web_security import origin_of
+
+    try:
+        return origin_of(value)
+    except CroupierError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 def _quiet_garbage_collector() -> None:

@@ -1,16 +1,32 @@
 """The card room's ASGI app (FastAPI): a small HTTP API and one WebSocket per client.
 
 * ``GET /api/tables``: the lobby. ``POST /api/register``, ``POST /api/login`` (a session
-  token). ``GET /api/hands/{id}``: a finished hand as the requesting player (the bearer
-  of ``Authorization: Bearer <token>``, else a spectator) may see it, with its PHH export
-  (a blackjack round: the whole round, the shoe's order only once the shoe is revealed).
+  token), ``POST /api/logout`` (revoke the presented token), ``POST /api/logout/all``
+  (every token of the account), ``POST /api/password`` (change it; every other token is
+  revoked). Failed logins and registrations are throttled per account and per client
+  address (:mod:`croupier.server.throttle`: 429 with ``Retry-After``), and password
+  hashing runs on a bounded pool of its own. ``GET /api/hands/{id}``: a finished hand as
+  the requesting player (the bearer of ``Authorization: Bearer <token>``, else a
+  spectator) may see it, with its PHH export (a blackjack round: the whole round, the
+  shoe's order only once the shoe is revealed).
+* The admin API (``/api/admin/...``: open and close tables, read the ledger and the audit
+  log) is for accounts holding the stored ``admin`` role (``croupier admin grant``);
+  every act is recorded in the audit log.
 * ``GET /healthz`` (the process runs) and ``GET /readyz`` (the store answers and every
   table task is alive).
-* ``WS /ws``: the first message is a ``hello`` with the token (none: watch only); see
-  ``docs/protocol.md``. Every message is validated; a bad one gets an ``error`` and the
-  connection carries on. Messages over :data:`~croupier.server.protocol.MAX_MESSAGE_BYTES`
-  are refused, and each connection may send :data:`RATE` messages a second on average
-  (bursts of :data:`BURST`).
+* ``WS /ws``: the handshake is accepted from the room's own origin and the allowed ones
+  only (:mod:`croupier.server.web_security`); the first message is a ``hello`` with the
+  token (none: watch only); see ``docs/protocol.md``. Every message is validated
+  strictly; a bad one (a binary frame too) gets an ``error`` and the connection carries
+  on. Messages over :data:`~croupier.server.protocol.MAX_MESSAGE_BYTES` are refused, and
+  each connection may send :data:`RATE` messages a second on average (bursts of
+  :data:`BURST`). A socket whose token is revoked or expires is closed (1008) within
+  :data:`TOKEN_CHECK` seconds.
+* Every HTTP response carries :data:`~croupier.server.web_security.SECURITY_HEADERS`.
+
+Seats are keyed by the account's id: a client acts only for the seat its own account
+holds (:meth:`~croupier.server.runner.RunnerBase.player`), and a house bot's seat is
+nobody's.
 
 >>> from fastapi.testclient import TestClient
 >>> app = create_app("sqlite:///:memory:", tables=[TableConfig("t1", bots=2)])
@@ -23,6 +39,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import math
 import time
 from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
@@ -30,7 +48,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from argon2 import PasswordHasher
-from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
@@ -40,8 +58,17 @@ from croupier.blackjack.views import censor as blackjack_censor
 from croupier.blackjack.views import event_to_dict as blackjack_event_to_dict
 from croupier.errors import CroupierError
 from croupier.poker.views import censor, event_to_dict
-from croupier.server.accounts import TOKEN_LIFETIME, Accounts, AuthError
+from croupier.server.accounts import (
+    TOKEN_LIFETIME,
+    Account,
+    Accounts,
+    AuthError,
+    NameTakenError,
+    command_line_actor,
+    hash_token,
+)
 from croupier.server.leases import LEASE_TTL
+from croupier.server.names import BadNameError, name_key
 from croupier.server.outgoing import Prepared
 from croupier.server.protocol import (
     Act,
@@ -51,6 +78,7 @@ from croupier.server.protocol import (
     Leave,
     LobbyMessage,
     LoginReply,
+    PasswordChange,
     ProtocolError,
     Rebuy,
     Sit,
@@ -63,10 +91,14 @@ from croupier.server.protocol import (
 from croupier.server.room import Room
 from croupier.server.runner import ActionStats, RunnerBase
 from croupier.server.tables import DEFAULT_TABLES, TableConfig
+from croupier.server.throttle import BusyError, HashPool, Throttle, ThrottleSettings
+from croupier.server.web_security import SecurityHeaders, allowed_origins, origin_allowed
 from croupier.store import Store
 from croupier.store.export import hand_to_dict, hands_to_phh
 
-__all__ = ["BURST", "RATE", "Connection", "RateLimit", "create_app"]
+__all__ = ["BURST", "RATE", "TOKEN_CHECK", "Connection", "RateLimit", "create_app", "dispatch"]
+
+LOG = logging.getLogger("croupier.server")
 
 STATIC = Path(__file__).parent / "static"
 """The browser UI: plain HTML, CSS and JavaScript modules, served as they are."""
@@ -75,6 +107,10 @@ RATE = 10.0
 """Messages a second a connection may send on average."""
 BURST = 30.0
 """Messages a connection may send at once."""
+TOKEN_CHECK = 0.5
+"""Seconds between two checks that the open sockets' tokens are still live (a token
+revoked by another process, or expired, closes its sockets within about that long; one
+revoked here closes them at once)."""
 
 
 class RateLimit:
@@ -101,28 +137,57 @@ class RateLimit:
 
 
 class Connection:
-    """One client socket: who it is (``name`` None: a spectator) and its outgoing queue
-    (the tables never wait for a slow client; a client too slow to drain
-    :data:`QUEUE_LIMIT` messages is dropped).
+    """One client socket: whose it is (``account`` None: a spectator), the token it was
+    opened with (by its hash), and its outgoing queue (the tables never wait for a slow
+    client; a client too slow to drain :data:`QUEUE_LIMIT` messages is closed with 1013).
+    An ``int`` in the queue is a close code: the socket's writer closes with it.
 
-    >>> Connection(None).name is None
+    >>> Connection(None).account is None
     True
     """
 
     QUEUE_LIMIT = 1000
 
-    def __init__(self, name: str | None) -> None:
-        self.name = name
-        self.queue: asyncio.Queue[BaseModel | Prepared | None] = asyncio.Queue()
-        self.overflowed = False
+    def __init__(self, account: Account | None, token_hash: str | None = None) -> None:
+        self.account = account
+        self.token_hash = token_hash
+        self.queue: asyncio.Queue[BaseModel | Prepared | int] = asyncio.Queue()
+        self.closing: int | None = None
+        """The close code once the connection is being closed (nothing more is queued)."""
+
+    @property
+    def overflowed(self) -> bool:
+        """Whether the client was too slow and is being closed for it."""
+        return self.closing == 1013
 
     def send(self, message: Any) -> None:
         """Queue a message for the client."""
+        if self.closing is not None:
+            return
         if self.queue.qsize() >= self.QUEUE_LIMIT:
-            self.overflowed = True
-            self.queue.put_nowait(None)
+            self.close(1013)
             return
         self.queue.put_nowait(message)
+
+    def close(self, code: int) -> None:
+        """Close the socket with ``code``: what is queued and not yet sent is dropped."""
+        if self.closing is not None:
+            return
+        self.closing = code
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(code)
+
+
+def _too_many(seconds: float, what: str) -> HTTPException:
+    wait = max(1, math.ceil(seconds))
+    return HTTPException(
+        429, f"too many {what}: try again in {wait} s", headers={"Retry-After": str(wait)}
+    )
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
 
 
 def create_app(
@@ -137,39 +202,93 @@ def create_app(
     url: str = "http://127.0.0.1:8000",
     lease_ttl: timedelta = LEASE_TTL,
     url_is_exclusive: bool = False,
+    origins: Sequence[str] = (),
+    throttle: ThrottleSettings | None = None,
 ) -> FastAPI:
     """The app over the store at ``db`` (see :meth:`Store.open`) with ``tables``; each
-    table's task starts with the app and stops with it. ``admins`` are the account names
-    that may use the admin API (``/api/admin/...``); ``url`` is where clients reach this
-    process (the lobby shows it beside each table it hosts); ``lease_ttl`` how long a
-    table's lease lasts unrenewed, and ``url_is_exclusive`` says the caller already
-    listens at ``url`` (see :mod:`croupier.server.room`).
+    table's task starts with the app and stops with it. ``admins`` are accounts to be
+    granted the admin role now (each must exist: else :class:`CroupierError`); ``url`` is
+    where clients reach this process (the lobby shows it beside each table it hosts, and
+    its origin may open a WebSocket, as may ``origins``); ``lease_ttl`` how long a table's
+    lease lasts unrenewed, and ``url_is_exclusive`` says the caller already listens at
+    ``url`` (see :mod:`croupier.server.room`); ``throttle`` how many guesses are allowed.
 
     >>> create_app("sqlite:///:memory:", tables=[]).title
     'croupier'
+    >>> create_app("sqlite:///:memory:", tables=[], admins=["ghost"])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: --admin ghost: no account named 'ghost' (register it first)
     """
     store = Store.open(db)
     accounts = Accounts(store.engine, lifetime=token_lifetime, hasher=hasher)
+    for name in admins:
+        account = accounts.find(name)
+        if account is None:
+            raise CroupierError(f"--admin {name}: no account named {name!r} (register it first)")
+        if not accounts.has_role(account):
+            accounts.grant(account.name, actor=f"{command_line_actor()}, serve --admin")
+    limits = throttle if throttle is not None else ThrottleSettings()
+    allowed = allowed_origins(url, origins)
+    problems = accounts.problems()
+    for line in problems:
+        LOG.warning("%s", line)
     stats = ActionStats()
     room = Room(
         store, tables, url=url, ttl=lease_ttl, stats=stats, url_is_exclusive=url_is_exclusive
     )
     runners = room.runners
+    connections: set[Connection] = set()
+    hashing = HashPool(limits.hash_workers, limits.hash_queue)
+    login_accounts = Throttle(limits.login_per_account, limits.login_window)
+    login_addresses = Throttle(limits.login_per_address, limits.login_window)
+    registrations = Throttle(limits.registrations_per_address, limits.registration_window)
+
+    def close_sockets(*, token: str | None = None, account: Account | None = None) -> None:
+        """Close (1008) the sockets opened with ``token``, or every one of ``account``."""
+        gone = None if token is None else hash_token(token)
+        for connection in list(connections):
+            mine = account is not None and connection.account == account
+            if connection.token_hash is not None and (connection.token_hash == gone or mine):
+                connection.close(1008)
+
+    async def check_tokens() -> None:
+        """Close the sockets whose tokens were revoked elsewhere or expired."""
+        while True:
+            await asyncio.sleep(TOKEN_CHECK)
+            held = {c.token_hash for c in connections if c.token_hash is not None}
+            if not held:
+                continue
+            try:
+                live = await asyncio.to_thread(accounts.live, held)
+            except Exception:  # the store is away: the next check tries again
+                LOG.exception("checking the open sockets' tokens failed")
+                continue
+            for connection in list(connections):
+                if connection.token_hash is not None and connection.token_hash not in live:
+                    connection.close(1008)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await room.start()
+        checker = asyncio.create_task(check_tokens(), name="token checker")
         try:
             yield
         finally:
+            checker.cancel()
+            hashing.close()
             await room.stop()
 
-    app = FastAPI(title="croupier", lifespan=lifespan)
+    app = FastAPI(title="croupier", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(SecurityHeaders)
     app.state.store = store
     app.state.accounts = accounts
     app.state.room = room
     app.state.runners = runners
     app.state.stats = stats
+    app.state.connections = connections
+    app.state.account_problems = problems
+    """One line per account that newer name rules would refuse (``serve`` prints them)."""
 
     def lobby() -> LobbyMessage:
         return LobbyMessage(tables=room.lobby())
@@ -210,20 +329,101 @@ def create_app(
         return lobby()
 
     @app.post("/api/register", status_code=201)
-    def register(body: Credentials) -> dict[str, str]:
+    async def register(body: Credentials, request: Request) -> dict[str, str]:
+        wait = registrations.attempt(_address(request))
+        if wait:
+            raise _too_many(wait, "registrations from this address")
         try:
-            accounts.register(body.name, body.password)
-        except AuthError as error:
+            account = await hashing.run(accounts.register, body.name, body.password)
+        except BadNameError as error:
+            raise HTTPException(422, str(error)) from None
+        except NameTakenError as error:
             raise HTTPException(409, str(error)) from None
-        return {"name": body.name}
+        except BusyError as error:
+            raise HTTPException(503, str(error), headers={"Retry-After": "1"}) from None
+        return {"name": account.name}
 
     @app.post("/api/login")
-    def login(body: Credentials) -> LoginReply:
+    async def login(body: Credentials, request: Request) -> LoginReply:
+        account_key, address = name_key(body.name), _address(request)
+        wait = login_accounts.attempt(account_key)
+        if wait:
+            raise _too_many(wait, f"failed logins for {body.name!r}")
+        wait = login_addresses.attempt(address)
+        if wait:
+            login_accounts.refund(account_key)
+            raise _too_many(wait, "failed logins from this address")
         try:
-            token, expires = accounts.login(body.name, body.password)
+            token, expires, _account = await hashing.run(accounts.login, body.name, body.password)
         except AuthError as error:
             raise HTTPException(401, str(error)) from None
+        except BusyError as error:
+            login_accounts.refund(account_key)
+            login_addresses.refund(address)
+            raise HTTPException(503, str(error), headers={"Retry-After": "1"}) from None
+        login_accounts.reset(account_key)
+        login_addresses.refund(address)
         return LoginReply(token=token, expires_at=expires.isoformat())
+
+    def token_of(authorization: str | None) -> str:
+        if authorization is None:
+            raise HTTPException(401, "Authorization: Bearer <token> expected")
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise HTTPException(401, "Authorization: Bearer <token> expected")
+        return token
+
+    def bearer(authorization: str | None) -> Account | None:
+        if authorization is None:
+            return None
+        try:
+            return accounts.authenticate(token_of(authorization))
+        except AuthError as error:
+            raise HTTPException(401, str(error)) from None
+
+    @app.post("/api/logout")
+    def logout(authorization: Annotated[str | None, Header()] = None) -> dict[str, int]:
+        token = token_of(authorization)
+        bearer(authorization)  # a dead token says so
+        revoked = accounts.logout(token)
+        close_sockets(token=token)
+        return {"revoked": revoked}
+
+    @app.post("/api/logout/all")
+    def logout_all(authorization: Annotated[str | None, Header()] = None) -> dict[str, int]:
+        account = bearer(authorization)
+        if account is None:
+            raise HTTPException(401, "Authorization: Bearer <token> expected")
+        revoked = accounts.logout_all(account)
+        close_sockets(account=account)
+        return {"revoked": revoked}
+
+    @app.post("/api/password")
+    async def change_password(
+        body: PasswordChange, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, int]:
+        token = token_of(authorization)
+        account = bearer(authorization)
+        assert account is not None
+        key = name_key(account.name)
+        wait = login_accounts.attempt(key)
+        if wait:
+            raise _too_many(wait, f"failed password checks for {account.name!r}")
+        try:
+            revoked = await hashing.run(
+                accounts.change_password, token, body.old_password, body.new_password
+            )
+        except AuthError as error:
+            raise HTTPException(401, str(error)) from None
+        except BusyError as error:
+            login_accounts.refund(key)
+            raise HTTPException(503, str(error), headers={"Retry-After": "1"}) from None
+        login_accounts.reset(key)
+        keep = hash_token(token)
+        for connection in list(connections):
+            if connection.account == account and connection.token_hash != keep:
+                connection.close(1008)
+        return {"revoked": revoked}
 
     @app.get("/api/stats")
     def get_stats(since: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
@@ -239,68 +439,79 @@ def create_app(
             "journal_batches": room.writer.batches,
         }
 
-    def bearer(authorization: str | None) -> str | None:
-        if authorization is None:
-            return None
-        scheme, _, token = authorization.partition(" ")
-        if scheme.lower() != "bearer" or not token:
-            raise HTTPException(401, "Authorization: Bearer <token> expected")
-        try:
-            return accounts.authenticate(token)
-        except AuthError as error:
-            raise HTTPException(401, str(error)) from None
-
-    def admin(authorization: str | None) -> str:
-        name = bearer(authorization)
-        if name is None:
+    def admin(authorization: str | None) -> Account:
+        account = bearer(authorization)
+        if account is None:
             raise HTTPException(401, "the admin API needs Authorization: Bearer <token>")
-        if name not in admins:
-            raise HTTPException(403, f"{name} is not an admin (croupier serve --admin NAME)")
-        return name
+        if not accounts.has_role(account):
+            LOG.warning("admin API refused to %s (id %d)", account.name, account.id)
+            raise HTTPException(
+                403, f"{account.name} is not an admin (croupier admin grant {account.name})"
+            )
+        return account
 
     @app.post("/api/admin/tables", status_code=201)
     async def open_table(
         body: dict[str, Any], authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        admin(authorization)
+        actor = await asyncio.to_thread(admin, authorization)
+        target = str(body.get("name", "?"))
+        code = 422  # bad settings; then 409: the room refuses the table
         try:
             config = TableConfig.from_dict(body)
+            code = 409
+            info = room.open_table(config).model_dump()
         except CroupierError as error:
-            raise HTTPException(422, str(error)) from None
-        try:
-            return room.open_table(config).model_dump()
-        except CroupierError as error:
-            raise HTTPException(409, str(error)) from None
+            refused = {"settings": body, "refused": str(error)}
+            await asyncio.to_thread(accounts.audit, actor, "open_table", target, refused)
+            raise HTTPException(code, str(error)) from None
+        await asyncio.to_thread(accounts.audit, actor, "open_table", target, {"settings": body})
+        return info
 
     @app.delete("/api/admin/tables/{name}")
     def close_table(
         name: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        admin(authorization)
+        actor = admin(authorization)
         try:
             room.close_table(name)  # the hand in play is finished first
         except CroupierError as error:
+            accounts.audit(actor, "close_table", name, {"refused": str(error)})
             raise HTTPException(404, str(error)) from None
+        accounts.audit(actor, "close_table", name)
         return {"table": name, "closing": True}
 
     @app.get("/api/admin/ledger")
     def ledger(authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
-        admin(authorization)
+        actor = admin(authorization)
         report = store.verify()
+        accounts.audit(actor, "read_ledger", "ledger", {"ok": report.ok})
         return {"ok": report.ok, "problems": [str(p) for p in report.problems]}
+
+    @app.get("/api/admin/audit")
+    def audit_log(
+        authorization: Annotated[str | None, Header()] = None,
+        limit: Annotated[int, Query(ge=1, le=10_000)] = 1000,
+    ) -> dict[str, Any]:
+        actor = admin(authorization)
+        accounts.audit(actor, "read_audit", "audit", {"limit": limit})
+        return {"entries": [e.to_dict() for e in accounts.audit_log(limit)]}
 
     @app.get("/api/hands/{hand_id}")
     def get_hand(
         hand_id: int, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        name = bearer(authorization)
+        viewer = bearer(authorization)
         try:
             stored = store.hand(hand_id)
         except CroupierError as error:
             raise HTTPException(404, str(error)) from None
-        seat = next((s for s, n in stored.players if n == name), None)
+        # the store keeps a person's chips under his account's name (names are unique in
+        # any case, and none is a house bot's): a reserved legacy account sees no seat
+        name = None if viewer is None or viewer.reserved else viewer.name
+        seat = next((s for s, n in stored.players if name is not None and n == name), None)
         data = hand_to_dict(stored)
-        data["viewer"] = {"name": name, "seat": seat}
+        data["viewer"] = {"name": None if viewer is None else viewer.name, "seat": seat}
         if stored.summary.game_kind == "blackjack":
             # every card of a settled round was shown; the shoe's order (and so its burn
             # card) stays the house's until the shoe is done and revealed
@@ -317,6 +528,9 @@ def create_app(
 
     @app.websocket("/ws")
     async def websocket(socket: WebSocket) -> None:
+        if not origin_allowed(socket.headers.get("origin"), socket.headers.get("host"), allowed):
+            await socket.close(code=1008)  # before accept: the handshake gets HTTP 403
+            return
         await socket.accept()
         limit = RateLimit(rate, burst)
         connection: Connection | None = None
@@ -325,14 +539,20 @@ def create_app(
             connection = await _hello(socket, accounts)
             if connection is None:
                 return
+            connections.add(connection)
             writer = asyncio.create_task(_write(socket, connection))
-            seated = [n for n, r in runners.items() if r.seat_of(connection.name) is not None]
-            connection.send(Welcome(player=connection.name, seated=seated))
+            account = connection.account
+            seated = [n for n, r in runners.items() if r.player(account) is not None]
+            connection.send(
+                Welcome(player=None if account is None else account.name, seated=seated)
+            )
             connection.send(lobby())
             for name in seated:  # a reconnection: the full view of the hand in play
                 runners[name].watch(connection)
             while True:
-                raw = await socket.receive_text()
+                raw = await _receive(socket)
+                if connection.closing is not None:
+                    break
                 if not limit.allow():
                     connection.send(_error("rate_limited", f"more than {rate:g} messages a second"))
                     continue
@@ -348,9 +568,13 @@ def create_app(
             pass
         finally:
             if connection is not None:
+                connections.discard(connection)
                 for runner in runners.values():
                     runner.unwatch(connection)
             if writer is not None:
+                if connection is not None and connection.closing is not None:
+                    with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                        await asyncio.wait_for(asyncio.shield(writer), 1.0)
                 writer.cancel()
 
     return app
@@ -360,37 +584,61 @@ def _error(code: str, message: str) -> ErrorMessage:
     return ErrorMessage(code=code, message=message)
 
 
+async def _receive(socket: WebSocket) -> str | bytes:
+    """The next frame's text (or bytes, for a binary frame); raise
+    :class:`WebSocketDisconnect` when the client is gone."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text_frame: str | None = message.get("text")
+    if text_frame is not None:
+        return text_frame
+    data: bytes = message.get("bytes") or b""
+    return data
+
+
 async def _hello(socket: WebSocket, accounts: Accounts) -> Connection | None:
     """Read the first message: a hello with a live token (or none); else close."""
-    raw = await socket.receive_text()
+    raw = await _receive(socket)
     try:
         message = parse_client(raw)
         if not isinstance(message, Hello):
             raise ProtocolError("hello_expected", "the first message is a hello")
-        name = None if message.token is None else accounts.authenticate(message.token)
+        account = None if message.token is None else accounts.authenticate(message.token)
     except (ProtocolError, AuthError) as error:
         code = error.code if isinstance(error, ProtocolError) else "unauthorized"
         await socket.send_text(_error(code, str(error)).model_dump_json())
         await socket.close(code=1008)
         return None
-    return Connection(name)
+    token_hash = None if message.token is None else hash_token(message.token)
+    return Connection(account, token_hash)
 
 
 async def _write(socket: WebSocket, connection: Connection) -> None:
-    """Send the connection's queued messages, in order; close if it overflowed."""
+    """Send the connection's queued messages, in order; close when a close code comes."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             message = await connection.queue.get()
-            if message is None:
-                await socket.close(code=1013)
+            if isinstance(message, int):
+                await socket.close(code=message)
                 return
             await socket.send_text(message.model_dump_json())
+
+
+def _refused(error: CroupierError) -> ErrorMessage:
+    return ErrorMessage(
+        code="refused",
+        message=str(error),
+        rule=getattr(error, "rule", None),
+        allowed=getattr(error, "allowed", None),
+    )
 
 
 def _handle(
     message: Any, connection: Connection, runners: dict[str, RunnerBase], room: Room
 ) -> ErrorMessage | None:
-    """Carry out one validated client message; an error message when refused."""
+    """Carry out one validated client message for the connection's own account; an error
+    message when refused."""
     if isinstance(message, Hello):
         return _error("already_greeted", "hello is only the first message")
     runner = runners.get(message.table)
@@ -399,34 +647,48 @@ def _handle(
         if host is not None and host != room.url:
             return _error("table_moved", f"table {message.table} is hosted at {host}")
         return _error("no_table", f"no table {message.table!r}: see the lobby")
+    return dispatch(message, connection, runner)
+
+
+def dispatch(message: Any, connection: Connection, runner: RunnerBase) -> ErrorMessage | None:
+    """Carry out a validated client message for ``runner``'s table (the one it names) as
+    the connection's own account; an error message when refused. A seat is found by the
+    account's id (:meth:`~croupier.server.runner.RunnerBase.player`), never by a name.
+
+    >>> from croupier.store import Store
+    >>> from croupier.server.tables import TableRunner
+    >>> runner = TableRunner(TableConfig("t", bots=2), Store.open("sqlite:///:memory:"))
+    >>> dispatch(Leave(table="t"), Connection(Account(1, "bot-1")), runner).code
+    'not_seated'
+    """
     if isinstance(message, Watch):
         runner.watch(connection)
         return None
-    if connection.name is None:
+    account = connection.account
+    if account is None:
         return _error("unauthorized", "log in to play: spectators only watch")
+    if isinstance(message, Sit):
+        try:
+            runner.sit(runner.claim(account), message.seat, message.buy_in)
+        except CroupierError as error:
+            return _refused(error)
+        runner.watch(connection)
+        return None
+    name = runner.player(account)
+    if name is None:
+        return runner.refuse("not_seated", f"{account.name} has no seat at {runner.name}")
     try:
-        if isinstance(message, Sit):
-            runner.sit(connection.name, message.seat, message.buy_in)
-            runner.watch(connection)
-            return None
-        if isinstance(message, Leave):
-            runner.leave(connection.name)
-            return None
-        if isinstance(message, SitOut):
-            runner.sit_out(connection.name)
-            return None
-        if isinstance(message, SitIn):
-            runner.sit_in(connection.name)
-            return None
-        if isinstance(message, Rebuy):
-            runner.rebuy(connection.name, message.amount)
-            return None
+        match message:
+            case Leave():
+                runner.leave(name)
+            case SitOut():
+                runner.sit_out(name)
+            case SitIn():
+                runner.sit_in(name)
+            case Rebuy():
+                runner.rebuy(name, message.amount)
+            case Act():
+                return runner.act(name, message.action, message.hand)
     except CroupierError as error:
-        return ErrorMessage(
-            code="refused",
-            message=str(error),
-            rule=getattr(error, "rule", None),
-            allowed=getattr(error, "allowed", None),
-        )
-    assert isinstance(message, Act)
-    return runner.act(connection.name, message.action, message.hand)
+        return _refused(error)
+    return None

@@ -97,6 +97,10 @@ class BlackjackPlays(RunnerBase):
         self.chips[name] = self.buy_in
         return box
 
+    def holds(self, name: str) -> bool:
+        """Whether ``name`` is a person at a box here or waiting for one (not a bot)."""
+        return name not in self._bots and (name in self._pending or self.seat_of(name) is not None)
+
     def seat_of(self, name: str | None) -> int | None:
         """The box ``name`` sits at, if any."""
         for box, owner in self.owners.items():

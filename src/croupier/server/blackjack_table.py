@@ -72,6 +72,7 @@ from croupier.fairness import commit_deck
 from croupier.server.blackjack_plays import BlackjackPlays
 from croupier.server.config import TableConfig, blackjack_rules, bot_style
 from croupier.server.journal import Journal, LiveHand
+from croupier.server.names import bot_name
 from croupier.server.outgoing import ViewFrame
 from croupier.server.protocol import (
     HandFinishedMessage,
@@ -183,9 +184,10 @@ class BlackjackRunner(BlackjackPlays):
             self.chips[name] = chips
             if policy is not None:
                 self._bots[name] = self._bot(policy)
+        self.know_people(self.humans())
         if not self.owners:
             for box in range(1, self.config.bots + 1):
-                name = f"bot-{box}"
+                name = bot_name(box)
                 self._bots[name] = self._bot(bot_style(self.config))
                 self._seat(name, box, bot_style(self.config))
         live = self.journal.interrupted(self.name)
@@ -273,9 +275,10 @@ class BlackjackRunner(BlackjackPlays):
         public view) and the engine's view for him."""
         rnd = self.round
         assert rnd is not None
-        if listener.name is None or listener.name not in rnd.bankrolls:
+        name = self.player(listener.account)
+        if name is None or name not in rnd.bankrolls:
             return None, frame.shared
-        return listener.name, rnd.view_for(listener.name)
+        return name, rnd.view_for(name)
 
     # ------------------------------------------------------------------ the task
     def _can_wager(self, rnd: BlackjackRound | None, name: str) -> bool:

@@ -48,6 +48,7 @@ __all__ = [
     "Leave",
     "LobbyMessage",
     "LoginReply",
+    "PasswordChange",
     "PlayerResult",
     "ProtocolError",
     "Rebuy",
@@ -67,7 +68,7 @@ MAX_MESSAGE_BYTES = 4096
 """The largest client message accepted (bytes of UTF-8 JSON); longer ones are refused."""
 
 NAME = r"^[A-Za-z0-9_.-]{1,40}$"
-"""What a player's or a table's name may be."""
+"""What a table's name may be (an account's: :mod:`croupier.server.names`)."""
 
 
 class ProtocolError(CroupierError):
@@ -87,8 +88,15 @@ class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _ClientMessage(BaseModel):
+    """A message a client sends: validated strictly (a string where a number or a boolean
+    belongs is invalid, never coerced)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
 # ------------------------------------------------------------------------ client -> server
-class Hello(_Message):
+class Hello(_ClientMessage):
     """The first message on a socket: the session token (None: a spectator only).
 
     >>> Hello(token="abc").token
@@ -99,7 +107,7 @@ class Hello(_Message):
     token: str | None = Field(default=None, max_length=200)
 
 
-class Watch(_Message):
+class Watch(_ClientMessage):
     """Watch a table: its views (the public one when not seated) follow.
 
     >>> Watch(table="holdem-1").table
@@ -110,7 +118,7 @@ class Watch(_Message):
     table: str = Field(pattern=NAME)
 
 
-class Sit(_Message):
+class Sit(_ClientMessage):
     """Take a seat (None: any free seat) with ``buy_in`` chips (None: the table's buy-in).
 
     >>> Sit(table="holdem-1", seat=3).buy_in is None
@@ -123,7 +131,7 @@ class Sit(_Message):
     buy_in: int | None = Field(default=None, ge=1)
 
 
-class Leave(_Message):
+class Leave(_ClientMessage):
     """Leave the table: at once between hands, else when the hand in play is over (the
     seat is folded or checked when its turn comes meanwhile).
 
@@ -135,7 +143,7 @@ class Leave(_Message):
     table: str = Field(pattern=NAME)
 
 
-class Act(_Message):
+class Act(_ClientMessage):
     """Make an action for the client's own seat, in the engine's text form. Poker
     (:func:`~croupier.poker.actions.parse_action`): ``fold``, ``check``, ``call``,
     ``raise to 40``, ``cbr 40``, ``bring in 5``, ``discard 2c 7h``... Blackjack
@@ -176,7 +184,7 @@ class Act(_Message):
             raise ProtocolError("bad_action", str(error)) from None
 
 
-class SitOut(_Message):
+class SitOut(_ClientMessage):
     """Keep the seat but skip the next hands (from the next hand on) until :class:`SitIn`.
 
     >>> SitOut(table="holdem-1").type
@@ -187,7 +195,7 @@ class SitOut(_Message):
     table: str = Field(pattern=NAME)
 
 
-class SitIn(_Message):
+class SitIn(_ClientMessage):
     """Be dealt in again after :class:`SitOut`.
 
     >>> SitIn(table="holdem-1").type
@@ -198,7 +206,7 @@ class SitIn(_Message):
     table: str = Field(pattern=NAME)
 
 
-class Rebuy(_Message):
+class Rebuy(_ClientMessage):
     """Buy ``amount`` more chips (between hands: during a hand it waits for the hand's end);
     the stack may not pass the table's buy-in.
 
@@ -233,6 +241,10 @@ def parse_client(raw: str | bytes) -> AnyClientMessage:
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"message of {size} bytes: at most {MAX_MESSAGE_BYTES}")
+    if isinstance(raw, bytes):
+        raise ProtocolError(
+            "invalid", "binary frames are not accepted: send each message as JSON text"
+        )
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -244,7 +256,7 @@ def parse_client(raw: str | bytes) -> AnyClientMessage:
     if not isinstance(data, dict) or "type" not in data:
         raise ProtocolError("invalid", "invalid message: a JSON object with a 'type' is expected")
     try:
-        return _CLIENT.validate_python(data)
+        return _CLIENT.validate_python(data, strict=True)
     except ValidationError as error:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'][1:]) or 'type'}: {e['msg']}"
@@ -426,15 +438,27 @@ ServerMessage = Annotated[
 
 
 # ------------------------------------------------------------------------ HTTP bodies
-class Credentials(_Message):
+class Credentials(_ClientMessage):
     """The body of ``POST /api/register`` and ``POST /api/login``.
 
     >>> Credentials(name="ann", password="correct horse").name
     'ann'
     """
 
-    name: str = Field(pattern=NAME)
+    name: str = Field(min_length=1, max_length=200)
+    """The account's name (registration checks it: :func:`~croupier.server.names.check_name`)."""
     password: str = Field(min_length=8, max_length=200)
+
+
+class PasswordChange(_ClientMessage):
+    """The body of ``POST /api/password``: the password now and the new one.
+
+    >>> PasswordChange(old_password="correct horse", new_password="battery staple").new_password
+    'battery staple'
+    """
+
+    old_password: str = Field(min_length=1, max_length=200)
+    new_password: str = Field(min_length=8, max_length=200)
 
 
 class LoginReply(_Message):
@@ -472,6 +496,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         *CLIENT_MESSAGES,
         *SERVER_MESSAGES,
         Credentials,
+        PasswordChange,
         LoginReply,
         TableInfo,
     )

@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from croupier import codec
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal
+from croupier.server.accounts import Account, accounts_named
 from croupier.server.journal import GroupCommit, Journal, writes_inline
 from croupier.server.outgoing import Prepared, ViewFrame
 from croupier.server.protocol import CommitmentMessage, ErrorMessage, HandVoidedMessage, TableInfo
@@ -39,14 +40,14 @@ __all__ = ["ActionStats", "EventTexts", "Listener", "RunnerBase", "Wakeup"]
 
 
 class Listener(Protocol):
-    """Someone at a table: a player (``name``) or a spectator (``name`` None) whose
-    ``send`` queues a message (it never blocks the table).
+    """Someone at a table: a logged-in account (``account``) or a spectator (``account``
+    None) whose ``send`` queues a message (it never blocks the table).
 
     >>> Listener.__name__
     'Listener'
     """
 
-    name: str | None
+    account: Account | None
 
     def send(self, message: Any) -> None:
         """Queue a message for the client: a pydantic model, or a
@@ -262,6 +263,11 @@ class RunnerBase:
         self._sent: dict[Listener, tuple[Any, int, int]] = {}
         """Per listener, this hand: the viewer, the log's revision and how many events
         its last view carried (the next view carries only the events after them)."""
+        self.people: dict[int, str] = {}
+        """Account id → the name the account plays under here (its seat's player in the
+        engine and the store), for every account that took a seat here. An entry counts
+        only while that name holds a person's seat (:meth:`holds`): a bot's seat is
+        nobody's, and a seat given up leaves a stale entry that matches nothing."""
 
     # ------------------------------------------------------------------ sessions
     def reopen_session(self, rules: Any, seed: int | None) -> SessionInfo:
@@ -409,7 +415,8 @@ class RunnerBase:
 
     def seat_view(self, listener: Listener, frame: ViewFrame) -> tuple[Any, Any]:
         """Who ``listener`` sees the hand as (a seat, a player; None: a spectator) and the
-        engine's view for him (``frame.shared`` for a spectator)."""
+        engine's view for him (``frame.shared`` for a spectator): his account's seat
+        (:meth:`player`), never a seat a name alone would match."""
         raise NotImplementedError
 
     def view_message(self, listener: Listener, frame: ViewFrame) -> Prepared:
@@ -513,6 +520,47 @@ class RunnerBase:
     def must_default(self, who: Any) -> bool:
         """Whether ``who`` is leaving (his turns are taken for him at once)."""
         return False
+
+    # ------------------------------------------------------------------ who plays here
+    def player(self, account: Account | None) -> str | None:
+        """The name ``account`` plays under at this table, while it holds a person's seat
+        (or waits for one) here; None for anybody else, a spectator, and always for a
+        bot's seat. Every client message for a seat goes through here: seats are keyed by
+        the account's id, never by a name a client sends.
+
+        >>> from croupier.store import Store
+        >>> from croupier.server.tables import TableConfig, TableRunner
+        >>> runner = TableRunner(TableConfig("t", bots=2), Store.open("sqlite:///:memory:"))
+        >>> runner.player(Account(1, "bot-1")) is None     # a bot's name is no key
+        True
+        """
+        if account is None:
+            return None
+        name = self.people.get(account.id)
+        return name if name is not None and self.holds(name) else None
+
+    def claim(self, account: Account) -> str:
+        """Let ``account`` take a seat here: the name it plays under (its own). An account
+        whose name reads as the house's (registered before such names were refused) may
+        not sit, so no seat of a person ever has a bot's name."""
+        if account.reserved:
+            raise CroupierError(
+                f"the account {account.name!r} has a name reserved for the house: it may "
+                "watch but not sit (register another name)"
+            )
+        self.people[account.id] = account.name
+        return account.name
+
+    def know_people(self, names: Sequence[str]) -> None:
+        """After a restart: the accounts of the people the store seats here (``names``,
+        persons' seats only; an account named like the house gets none)."""
+        for name, account in accounts_named(self.store.engine, names).items():
+            if not account.reserved:
+                self.people[account.id] = name
+
+    def holds(self, name: str) -> bool:
+        """Whether ``name`` is a person with a seat here, or waiting for one (never a bot)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ what players do
     def seat_of(self, name: str | None) -> int | None:

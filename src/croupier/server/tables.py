@@ -50,6 +50,7 @@ from croupier.poker.table import HandPlan, Table, default_action
 from croupier.poker.views import event_from_dict, event_to_dict
 from croupier.server.config import DEFAULT_TABLES, TableConfig, load_tables
 from croupier.server.journal import Journal, LiveHand
+from croupier.server.names import bot_name
 from croupier.server.outgoing import ViewFrame
 from croupier.server.protocol import (
     ErrorMessage,
@@ -186,9 +187,10 @@ class TableRunner(RunnerBase):
                 self.table.sit(name, seat, chips)
                 if policy is not None:
                     self._bots[name] = self._bot(policy)
+        self.know_people(self.humans())
         if not self.table.seats:
             for seat in range(1, self.config.bots + 1):
-                name = f"bot-{seat}"
+                name = bot_name(seat)
                 self._bots[name] = self._bot(self.config.bot_style)
                 self._seat(name, seat, self.config.bot_style)
         live = self.journal.interrupted(self.name)
@@ -225,6 +227,10 @@ class TableRunner(RunnerBase):
         self.store.sit(self.session, name, taken, policy, buy_in=chips, guard=self.guard)
         self.table.sit(name, taken, chips)
         return taken
+
+    def holds(self, name: str) -> bool:
+        """Whether ``name`` is a person seated here or waiting for a seat (not a bot)."""
+        return name not in self._bots and (name in self._pending or self.seat_of(name) is not None)
 
     def seat_of(self, name: str | None) -> int | None:
         """The seat ``name`` sits in, if any."""
@@ -405,7 +411,7 @@ class TableRunner(RunnerBase):
         """The listener's seat in the hand (None: he watches) and the engine's view of it."""
         hand = self.table.hand
         assert hand is not None
-        seat = self.seat_of(listener.name)
+        seat = self.seat_of(self.player(listener.account))
         if seat is None or seat not in hand.stacks:
             return None, frame.shared
         return seat, hand.view_for(seat)

@@ -54,7 +54,7 @@ __all__ = [
 ENV_VAR = "CROUPIER_DB"
 """The environment variable naming the store's database URL."""
 
-SCHEMA_REVISION = "0001"
+SCHEMA_REVISION = "0002"
 """The newest schema revision this croupier knows (the head of its migrations)."""
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -261,7 +261,7 @@ def migrate(engine: Engine) -> None:
     >>> migrate(engine); migrate(engine)           # the second time: nothing to do
     >>> with engine.connect() as c:
     ...     c.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-    '0001'
+    '0002'
     """
     shown = show_url(engine.url)
     with store_errors(f"cannot read the store at {shown!r}"), engine.connect() as connection:

@@ -14,11 +14,14 @@
   player); buy-ins and cash-outs too.
 * ``ledger``: the session ledger, buy-ins and cash-outs, each placed after the hand
   count it followed, so every player's chips can be followed from hand to hand.
+* ``server_accounts``, ``server_tokens``, ``server_roles``, ``server_audit``: the card
+  room's accounts (a name, its case-folded key, an argon2 hash), session tokens (their
+  SHA-256 only), roles (``admin``) and the audit log of every admin act.
 
 Chips are whole numbers (``BIGINT``); JSON is kept as text, exactly as written.
 
 >>> sorted(Base.metadata.tables)
-['chip_movements', 'hands', 'ledger', 'players', 'results', 'seats', 'sessions', 'shoes']
+['chip_movements', 'hands', 'ledger', 'players', 'results', 'seats', 'server_accounts', 'server_audit', 'server_roles', 'server_tokens', 'sessions', 'shoes']
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -39,15 +43,19 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "AccountRow",
+    "AuditRow",
     "Base",
     "ChipMovementRow",
     "HandRow",
     "LedgerRow",
     "PlayerRow",
     "ResultRow",
+    "RoleRow",
     "SeatRow",
     "SessionRow",
     "ShoeRow",
+    "TokenRow",
     "utc_now",
 ]
 
@@ -246,3 +254,72 @@ class LedgerRow(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
     after_hand: Mapped[int] = mapped_column(Integer)
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    """A card-room account: its name as registered (NFKC), the name's key (case-folded:
+    unique, so ``ann`` and ``Ann`` are one account) and its argon2 password hash. An
+    account registered before names had keys, whose key another account already had,
+    keeps ``name_key`` None (the server lists it at start-up).
+
+    >>> AccountRow.__tablename__
+    'server_accounts'
+    """
+
+    __tablename__ = "server_accounts"
+    __table_args__ = (Index("ix_server_accounts_name_key", "name_key", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    name_key: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TokenRow(Base):
+    """A live session token, by its SHA-256 (the token itself is never stored); a logout
+    deletes the row.
+
+    >>> TokenRow.__tablename__
+    'server_tokens'
+    """
+
+    __tablename__ = "server_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("server_accounts.id"), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoleRow(Base):
+    """A role held by an account (``admin``), and when it was granted.
+
+    >>> RoleRow.__tablename__
+    'server_roles'
+    """
+
+    __tablename__ = "server_roles"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("server_accounts.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(16), primary_key=True)
+    granted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AuditRow(Base):
+    """One admin act: who (an account, or the command line), what, on what, when.
+
+    >>> AuditRow.__tablename__
+    'server_audit'
+    """
+
+    __tablename__ = "server_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("server_accounts.id"), nullable=True)
+    actor: Mapped[str] = mapped_column(String(200))
+    """The account's name, or ``command line (user NAME)``."""
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[str] = mapped_column(String(200))
+    detail: Mapped[str] = mapped_column(Text)
+    """JSON: what else the act said (a table's settings, the outcome)."""

@@ -1,6 +1,10 @@
-// The card room's browser client: a hash router (#login, #lobby, #table/NAME), the session
-// token, one WebSocket to /ws (reconnecting by itself), the lobby and the table pages.
-// The poker and blackjack tables are drawn by poker.js and blackjack.js.
+// The card room's browser client: a hash router (#login, #lobby, #table/NAME, #account),
+// the session token, one WebSocket to /ws (reconnecting by itself), the lobby and the table
+// pages. The poker and blackjack tables are drawn by poker.js and blackjack.js.
+//
+// The server sends a strict Content-Security-Policy (script-src 'self', style-src 'self'):
+// no inline scripts or event-handler attributes, no style="" in the HTML nor in strings
+// given to innerHTML (classes, or element.style from here, instead), no eval.
 
 import { escapeHtml } from "./cards.js";
 import { verifyReveal } from "./fairness.js";
@@ -8,6 +12,12 @@ import * as poker from "./poker.js";
 import * as blackjack from "./blackjack.js";
 
 const $ = (id) => document.getElementById(id);
+
+/** The WebSocket close code of a session the server ended (revoked or expired). */
+const POLICY_VIOLATION = 1008;
+const SESSION_ENDED = "Your session ended: log in again.";
+/** How long Log out waits for the server to revoke the token (ms). */
+const REVOKE_WAIT = 5000;
 
 const state = {
   token: localStorage.getItem("croupier.token"),
@@ -110,9 +120,14 @@ function connect() {
     }
     receive(message);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     if (state.socket !== socket) return;
     state.greeted = false;
+    if (event.code === POLICY_VIOLATION && state.token) {
+      // the server revoked the token (or it expired): a new login, not a reconnect
+      forgetSession(SESSION_ENDED);
+      return;
+    }
     setStatus("disconnected: reconnecting…", "offline");
     const wait = Math.min(5000, 250 * 2 ** state.retry);
     state.retry += 1;
@@ -127,6 +142,12 @@ function receive(message) {
       state.retry = 0;
       state.player = message.player;
       state.seated = message.seated ?? [];
+      if (state.token && message.player && message.player !== state.name) {
+        // the server's spelling of the name (NFKC, the registered case)
+        state.name = message.player;
+        localStorage.setItem("croupier.name", message.player);
+        renderHeader();
+      }
       setStatus(message.player ? `connected as ${message.player}` : "watching", "online");
       if (state.table) state.socket.send(JSON.stringify({ type: "watch", table: state.table }));
       for (const queued of state.outbox.splice(0)) state.socket.send(JSON.stringify(queued));
@@ -167,9 +188,9 @@ function receive(message) {
       }
       break;
     case "error":
-      if (message.code === "unauthorized" && !state.greeted) {
-        // a stale token: log in again
-        logout(`Please log in again (${message.message}).`);
+      if (message.code === "unauthorized" && !state.greeted && state.token) {
+        // a revoked or expired token (the server closes the socket too)
+        forgetSession(SESSION_ENDED);
         return;
       }
       showError(message.message, message.rule, message.allowed, message.code);
@@ -409,12 +430,18 @@ function show(page) {
   for (const el of document.querySelectorAll(".page")) el.hidden = el.id !== `page-${page}`;
 }
 
+function renderHeader() {
+  $("whoami").textContent = state.token && state.name ? state.name : "";
+  $("account-link").hidden = !state.token;
+  $("logout").hidden = !state.token;
+  $("logout").disabled = false;
+}
+
 function route() {
   const hash = decodeURIComponent(location.hash.slice(1));
   const [page, ...rest] = hash.split("/");
   const table = rest.join("/");
-  $("whoami").textContent = state.token && state.name ? state.name : "";
-  $("logout").hidden = !state.token;
+  renderHeader();
   if (page === "login" || (!state.token && page !== "lobby" && page !== "table")) {
     state.table = null;
     show("login");
@@ -422,6 +449,12 @@ function route() {
     return;
   }
   connect();
+  if (page === "account") {
+    state.table = null;
+    state.view = null;
+    showAccount();
+    return;
+  }
   if (page === "table" && table) {
     if (state.table !== table) {
       state.table = table;
@@ -448,75 +481,209 @@ function route() {
 }
 
 // ------------------------------------------------------------------ login
-async function credentials(path) {
-  const name = $("login-name").value.trim();
-  const password = $("login-password").value;
-  const reply = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ name, password }),
-  });
+const NAME_RULES = "a name is 1 to 40 letters and digits, with _ . - only between them";
+
+/** A request the server refused: `message` is for the person (its `detail`, in words). */
+class Refused extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** The seconds a Retry-After header asks to wait (seconds, or an HTTP date); null: none. */
+function retryAfter(value) {
+  const text = (value ?? "").trim();
+  if (/^\d+$/.test(text)) return Math.max(1, Number(text));
+  const when = Date.parse(text);
+  return Number.isNaN(when) ? null : Math.max(1, Math.ceil((when - Date.now()) / 1000));
+}
+
+/** One complaint of a validation error (422) in words. */
+function fieldProblem(problem) {
+  const field = problem.loc?.[problem.loc.length - 1];
+  const message = String(problem.msg ?? "").replace(/^Value error, /, "");
+  if (String(field).endsWith("password") && problem.type === "string_too_short") {
+    return `the ${field === "new_password" ? "new " : ""}password needs 8 characters or more`;
+  }
+  if (field === "name" && problem.type === "string_pattern_mismatch") return NAME_RULES;
+  return message;
+}
+
+/** The Refused error of a reply that is not ok: the server's `detail`, or for 429 the wait
+ * that Retry-After asks. */
+async function refusal(reply) {
+  if (reply.status === 429) {
+    const wait = retryAfter(reply.headers.get("Retry-After"));
+    const when = wait === null ? "later" : `in ${wait} second${wait === 1 ? "" : "s"}`;
+    return new Refused(`Too many attempts: try again ${when}.`, 429);
+  }
   let body = {};
   try {
     body = await reply.json();
   } catch {
     body = {};
   }
-  if (!reply.ok) {
-    let detail = body.detail ?? reply.statusText;
-    if (Array.isArray(detail)) {
-      detail = detail
-        .map((d) => {
-          const field = d.loc?.[d.loc.length - 1];
-          if (field === "password") return "the password needs 8 characters or more";
-          if (field === "name") return "a name is 1 to 40 letters, digits, _ . or -";
-          return d.msg;
-        })
-        .join("; ");
-    }
-    throw new Error(String(detail));
+  let detail = body.detail ?? (reply.statusText || `HTTP ${reply.status}`);
+  if (Array.isArray(detail)) detail = detail.map(fieldProblem).join("; ");
+  return new Refused(String(detail), reply.status);
+}
+
+/** POST `body` as JSON (with the session token when given): the reply's JSON body. Throws
+ * Refused when the server says no. */
+async function post(path, body, token = null, signal = undefined) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const reply = await fetch(path, {
+    method: "POST",
+    headers,
+    body: body === null ? undefined : JSON.stringify(body),
+    signal,
+  });
+  if (!reply.ok) throw await refusal(reply);
+  try {
+    return await reply.json();
+  } catch {
+    return {};
   }
-  return { name, body };
+}
+
+function setNotice(text) {
+  $("login-notice").textContent = text;
+  $("login-notice").hidden = !text;
+}
+
+function closeSocket() {
+  if (state.socket) {
+    const old = state.socket;
+    state.socket = null;
+    old.close();
+  }
 }
 
 async function login(register) {
   const error = $("login-error");
   error.textContent = "";
+  setNotice("");
+  const name = $("login-name").value.trim();
+  const password = $("login-password").value;
   try {
-    if (register) await credentials("/api/register");
-    const { name, body } = await credentials("/api/login");
+    if (register) await post("/api/register", { name, password });
+    const body = await post("/api/login", { name, password });
     state.token = body.token;
     state.name = name;
     localStorage.setItem("croupier.token", body.token);
     localStorage.setItem("croupier.name", name);
     localStorage.setItem("croupier.expires", body.expires_at);
-    if (state.socket) {
-      const old = state.socket;
-      state.socket = null;
-      old.close();
-    }
+    closeSocket();
     location.hash = "#lobby";
     route();
   } catch (problem) {
-    error.textContent = `${register ? "Registration" : "Login"} failed: ${problem.message}`;
+    error.textContent =
+      problem.status === 429
+        ? problem.message
+        : `${register ? "Registration" : "Login"} failed: ${problem.message}`;
   }
 }
 
-function logout(notice = "") {
+/** Forget the session here (the token, the name, the socket), then the login page with
+ * `notice`. The server is not asked: see logout(). */
+function forgetSession(notice = "") {
   state.token = null;
   state.name = null;
   state.player = null;
   localStorage.removeItem("croupier.token");
   localStorage.removeItem("croupier.name");
   localStorage.removeItem("croupier.expires");
-  if (state.socket) {
-    const old = state.socket;
-    state.socket = null;
-    old.close();
-  }
+  closeSocket();
   location.hash = "#login";
   route();
-  $("login-error").textContent = notice;
+  setNotice(notice);
+}
+
+/** Log out: the server revokes the token (a failure changes nothing), then forget it. */
+async function logout() {
+  const token = state.token;
+  $("logout").disabled = true;
+  closeSocket(); // first: the revocation's close (1008) is not news to this page
+  if (token) {
+    try {
+      await post("/api/logout", null, token, AbortSignal.timeout(REVOKE_WAIT));
+    } catch {
+      // offline, or the token was dead already: forgotten all the same
+    }
+  }
+  forgetSession();
+}
+
+// ------------------------------------------------------------------ account
+function showAccount() {
+  show("account");
+  $("password-name").value = state.name ?? "";
+  $("password-error").textContent = "";
+  $("password-done").textContent = "";
+  $("logout-all-error").textContent = "";
+}
+
+async function changePassword() {
+  const error = $("password-error");
+  const done = $("password-done");
+  error.textContent = "";
+  done.textContent = "";
+  const oldPassword = $("password-old").value;
+  const newPassword = $("password-new").value;
+  if (!oldPassword || !newPassword) {
+    error.textContent = "Type the current password and the new one (twice).";
+    return;
+  }
+  if (newPassword !== $("password-again").value) {
+    error.textContent = "The two new passwords differ.";
+    return;
+  }
+  $("password-submit").disabled = true;
+  try {
+    const body = await post(
+      "/api/password",
+      { old_password: oldPassword, new_password: newPassword },
+      state.token,
+    );
+    if (typeof body.token === "string") {
+      // a server that hands out a fresh token with the new password
+      state.token = body.token;
+      localStorage.setItem("croupier.token", body.token);
+      if (body.expires_at) localStorage.setItem("croupier.expires", body.expires_at);
+    }
+    for (const id of ["password-old", "password-new", "password-again"]) $(id).value = "";
+    done.textContent = "Password changed. Your other sessions have ended.";
+  } catch (problem) {
+    error.textContent =
+      problem.status === 429 ? problem.message : `The password is unchanged: ${problem.message}`;
+  } finally {
+    $("password-submit").disabled = false;
+  }
+}
+
+async function logoutEverywhere() {
+  const token = state.token;
+  if (!token) return;
+  const error = $("logout-all-error");
+  error.textContent = "";
+  $("logout-all").disabled = true;
+  closeSocket(); // first: the revocation's close (1008) is not news to this page
+  try {
+    await post("/api/logout/all", null, token);
+  } catch (problem) {
+    if (problem instanceof Refused && problem.status === 401) {
+      forgetSession(SESSION_ENDED); // this session had ended already
+    } else {
+      error.textContent = `Could not log out everywhere: ${problem.message}`;
+      connect();
+    }
+    return;
+  } finally {
+    $("logout-all").disabled = false;
+  }
+  forgetSession("You are logged out everywhere.");
 }
 
 // ------------------------------------------------------------------ start
@@ -549,6 +716,11 @@ function start() {
   });
   $("register-submit").addEventListener("click", () => login(true));
   $("logout").addEventListener("click", () => logout());
+  $("password-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    changePassword();
+  });
+  $("logout-all").addEventListener("click", () => logoutEverywhere());
   $("lobby-rows").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-sit]");
     if (button) sitAt(button.dataset.sit);

@@ -1,0 +1,139 @@
+"""What the card room tells a browser and checks of it: the page headers (a strict
+Content-Security-Policy, no framing, no sniffing, no referrer) and the WebSocket
+handshake's ``Origin``.
+
+A page of another site may open a WebSocket to the card room from a player's browser
+(the browser sends no token by itself, but a page could script one it stole; and a
+spectator's socket needs none): the handshake is accepted only from the room's own
+origin, its public URL's and any ``--allowed-origin``; another gets HTTP 403 before the
+hello. A client that is no browser sends no ``Origin`` and is let through (a bot, the
+benchmark, ``curl``): the check stops other sites' pages, not programs.
+
+>>> allowed = allowed_origins("http://127.0.0.1:8000", ["https://poker.example/"])
+>>> sorted(allowed)
+['http://127.0.0.1:8000', 'https://poker.example']
+>>> origin_allowed("https://poker.example", "10.0.0.5:8000", allowed)
+True
+>>> origin_allowed("http://evil.example", "127.0.0.1:8000", allowed)
+False
+>>> origin_allowed("http://room.local:9000", "room.local:9000", allowed)   # its own
+True
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+
+from croupier.errors import CroupierError
+
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "SECURITY_HEADERS",
+    "SecurityHeaders",
+    "allowed_origins",
+    "origin_allowed",
+    "origin_of",
+]
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+"""The page may load scripts, styles and connections from the room itself only (no
+inline script or style), and no other page may frame it."""
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with every HTTP response (the page, its files and the API)."""
+
+_RAW_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response (a WebSocket
+    passes through untouched).
+
+    >>> SecurityHeaders(None).app is None
+    True
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = [*message.get("headers", ()), *_RAW_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def origin_of(url: str) -> str:
+    """The origin of ``url``: scheme, host and a port that is not the scheme's default,
+    lower-cased (what a browser sends as ``Origin``).
+
+    >>> origin_of("HTTPS://Poker.Example:443/room/")
+    'https://poker.example'
+    >>> origin_of("ftp://x")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: 'ftp://x' is not an http(s) URL with a host (an origin like https://poker.example)
+    """
+    try:
+        parts = urllib.parse.urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        parts, port = None, None
+    if parts is None or parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname:
+        raise CroupierError(
+            f"{url!r} is not an http(s) URL with a host (an origin like https://poker.example)"
+        )
+    scheme = parts.scheme.lower()
+    host = parts.hostname.lower()
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 address
+    if port is not None and port != _DEFAULT_PORTS[scheme]:
+        return f"{scheme}://{host}:{port}"
+    return f"{scheme}://{host}"
+
+
+def allowed_origins(public_url: str, extra: Iterable[str] = ()) -> frozenset[str]:
+    """The origins a WebSocket may come from besides the room's own: its public URL's and
+    ``extra`` (each an http(s) URL)."""
+    return frozenset(origin_of(u) for u in (public_url, *extra))
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
+    """Whether a handshake with ``Origin: origin`` to ``Host: host`` is let in: no origin
+    (not a browser), the room's own (the host it was sent to), or one of ``allowed``."""
+    if origin is None:
+        return True
+    seen = origin.strip().rstrip("/").lower()
+    if seen in allowed:
+        return True
+    for scheme in ("http", "https") if host else ():
+        try:
+            if seen == origin_of(f"{scheme}://{host}"):
+                return True
+        except CroupierError:  # a Host header that is no host
+            return False
+    return False
