@@ -45,7 +45,7 @@ def test_the_migrations_make_exactly_the_orm_schema(store: Store) -> None:
         version = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
     assert diffs == []
     assert version == SCHEMA_REVISION
-    assert known_revisions() == {SCHEMA_REVISION}
+    assert known_revisions() == {"0001", SCHEMA_REVISION}
 
 
 def test_the_default_store_is_made_in_the_user_data_directory(tmp_path: Path) -> None:

@@ -239,8 +239,9 @@ class Accounts:
             raise NameTakenError(f"the name {shown!r} is taken") from None
 
     def find(self, name: str) -> Account | None:
-        """The account named ``name`` (in any case), if any (an account registered before
-        names had keys is found by its exact name).
+        """The account named exactly ``name``, else the one whose name is ``name`` in
+        another case, if any (a legacy case twin, whose name has no key, is found by its
+        exact name).
 
         >>> from croupier.store import Store
         >>> Accounts(Store.open("sqlite:///:memory:").engine).find("nobody") is None
@@ -248,12 +249,12 @@ class Accounts:
         """
         if not isinstance(name, str):
             return None
-        with Session(self._engine) as db:
-            row = db.scalars(
-                select(AccountRow).where(AccountRow.name_key == name_key(name))
-            ).first()
+        with Session(self._engine) as db:  # the exact name first: a legacy case twin
+            row = db.scalars(select(AccountRow).where(AccountRow.name == name)).first()
             if row is None:
-                row = db.scalars(select(AccountRow).where(AccountRow.name == name)).first()
+                row = db.scalars(
+                    select(AccountRow).where(AccountRow.name_key == name_key(name))
+                ).first()
             return None if row is None else Account(row.id, row.name)
 
     def by_name(self, names: Iterable[str]) -> dict[str, Account]:

@@ -39,10 +39,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any
@@ -148,17 +149,20 @@ class Connection:
 
     QUEUE_LIMIT = 1000
 
-    def __init__(self, account: Account | None, token_hash: str | None = None) -> None:
+    def __init__(
+        self,
+        account: Account | None,
+        token_hash: str | None = None,
+        on_close: Callable[[int], object] | None = None,
+    ) -> None:
         self.account = account
         self.token_hash = token_hash
         self.queue: asyncio.Queue[BaseModel | Prepared | int] = asyncio.Queue()
         self.closing: int | None = None
         """The close code once the connection is being closed (nothing more is queued)."""
-
-    @property
-    def overflowed(self) -> bool:
-        """Whether the client was too slow and is being closed for it."""
-        return self.closing == 1013
+        self.on_close = on_close
+        """Closes the socket at once (its writer may be stuck sending to a client that
+        reads nothing); None: the close code is queued for the writer."""
 
     def send(self, message: Any) -> None:
         """Queue a message for the client."""
@@ -176,7 +180,10 @@ class Connection:
         self.closing = code
         while not self.queue.empty():
             self.queue.get_nowait()
-        self.queue.put_nowait(code)
+        if self.on_close is not None:
+            self.on_close(code)
+        else:
+            self.queue.put_nowait(code)
 
 
 def _too_many(seconds: float, what: str) -> HTTPException:
@@ -541,6 +548,7 @@ def create_app(
                 return
             connections.add(connection)
             writer = asyncio.create_task(_write(socket, connection))
+            connection.on_close = functools.partial(_shut, socket, writer)
             account = connection.account
             seated = [n for n, r in runners.items() if r.player(account) is not None]
             connection.send(
@@ -571,10 +579,7 @@ def create_app(
                 connections.discard(connection)
                 for runner in runners.values():
                     runner.unwatch(connection)
-            if writer is not None:
-                if connection is not None and connection.closing is not None:
-                    with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                        await asyncio.wait_for(asyncio.shield(writer), 1.0)
+            if writer is not None and (connection is None or connection.closing is None):
                 writer.cancel()
 
     return app
@@ -612,6 +617,24 @@ async def _hello(socket: WebSocket, accounts: Accounts) -> Connection | None:
         return None
     token_hash = None if message.token is None else hash_token(message.token)
     return Connection(account, token_hash)
+
+
+def _shut(socket: WebSocket, writer: asyncio.Task[None], code: int) -> None:
+    """Close ``socket`` with ``code`` now: the writer stops (it may be stuck on a client
+    that reads nothing) and the close frame goes out (the WebSocket library drops the
+    connection if the client never answers it)."""
+    writer.cancel()
+
+    async def close() -> None:
+        with contextlib.suppress(Exception):
+            await socket.close(code=code)
+
+    _CLOSING.add(task := asyncio.get_running_loop().create_task(close()))
+    task.add_done_callback(_CLOSING.discard)
+
+
+_CLOSING: set[asyncio.Task[None]] = set()
+"""The sockets' close tasks under way (kept so that none is collected before it ends)."""
 
 
 async def _write(socket: WebSocket, connection: Connection) -> None:

@@ -97,7 +97,7 @@ class Throttle:
     ) -> None:
         if limit < 1 or window <= 0:
             raise CroupierError("a throttle allows at least 1 attempt in a positive window")
-        self.limit, self.window, self._clock, self._max_keys = limit, window, clock, max_keys
+        self.limit, self.window, self._clock, self._max_keys = limit, float(window), clock, max_keys
         self._keys: collections.OrderedDict[str, _Key] = collections.OrderedDict()
 
     def _entry(self, key: str, now: float) -> _Key:
@@ -129,7 +129,7 @@ class Throttle:
         while entry.attempts and entry.attempts[0] <= now - self.window:
             entry.attempts.popleft()
         if len(entry.attempts) >= self.limit:
-            lockout = min(MAX_LOCKOUT, self.window * (1 << min(entry.strikes, 20)))
+            lockout = min(MAX_LOCKOUT, float(self.window) * (1 << min(entry.strikes, 20)))
             entry.strikes += 1
             entry.attempts.clear()
             entry.locked_until = now + lockout
