@@ -149,7 +149,8 @@ def test_malformed_oversized_and_wrong_messages_get_errors(
         assert receive_until(ws, "error")["code"] == "not_seated"
         ws.send_bytes(b'{"type": "watch", "table": "t1"}')  # a binary frame: an error, no close
         binary = receive_until(ws, "error")
-        assert binary["code"] == "invalid" and "binary" in binary["message"]
+        assert binary["code"] == "invalid"
+        assert "binary" in binary["message"]
         send(ws, {"type": "rebuy", "table": "t1", "amount": "1000"})
         assert receive_until(ws, "error")["code"] == "invalid"  # a string is no number
 

@@ -58,7 +58,6 @@ __all__ = [
     "AuditEntry",
     "AuthError",
     "NameTakenError",
-    "accounts_named",
     "command_line_actor",
     "hash_token",
 ]
@@ -161,24 +160,6 @@ def command_line_actor() -> str:
     return f"command line (user {user})"
 
 
-def accounts_named(engine: Engine, names: Iterable[str]) -> dict[str, Account]:
-    """The accounts whose exact names are ``names`` (the store keeps a person's chips
-    under the name he registered), by name.
-
-    >>> from croupier.store import Store
-    >>> accounts_named(Store.open("sqlite:///:memory:").engine, ["ann"])
-    {}
-    """
-    wanted = set(names)
-    if not wanted:
-        return {}
-    with Session(engine) as db:
-        rows = db.execute(
-            select(AccountRow.id, AccountRow.name).where(AccountRow.name.in_(wanted))
-        ).all()
-    return {name: Account(account_id, name) for account_id, name in rows}
-
-
 def _utc(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes: they are UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -256,10 +237,6 @@ class Accounts:
                     select(AccountRow).where(AccountRow.name_key == name_key(name))
                 ).first()
             return None if row is None else Account(row.id, row.name)
-
-    def by_name(self, names: Iterable[str]) -> dict[str, Account]:
-        """The accounts whose exact names are ``names``, by name (:func:`accounts_named`)."""
-        return accounts_named(self._engine, names)
 
     def problems(self) -> list[str]:
         """One line per account a newer rule would refuse: a name reserved for the house

@@ -92,7 +92,15 @@ class BlackjackPlays(RunnerBase):
         if box is None or box in self.owners:
             box = next(b for b in range(1, self.config.seats + 1) if b not in self.owners)
         assert self.session is not None
-        self.store.sit(self.session, name, box, policy, buy_in=self.buy_in, guard=self.guard)
+        self.store.sit(
+            self.session,
+            name,
+            box,
+            policy,
+            buy_in=self.buy_in,
+            guard=self.guard,
+            account=None if policy is not None else self.account_of(name),
+        )
         self.owners[box] = name
         self.chips[name] = self.buy_in
         return box

@@ -166,6 +166,7 @@ class BlackjackRunner(BlackjackPlays):
             replayed = last.replay()
             assert isinstance(replayed, BlackjackRound)
             owned = {n: b.owner for n, b in replayed.boxes.items()}
+        bound = self.store.accounts(self.session)
         bots_first = sorted(seating.items(), key=lambda item: (item[1][1] is None, item[1][0]))
         for name, (box, policy) in bots_first:
             chips = balances.get(name, 0)
@@ -179,7 +180,9 @@ class BlackjackRunner(BlackjackPlays):
                     self.store.cash_out(self.session, name, chips, guard=self.guard)
                     continue
                 box = free[0]
-                self.store.sit(self.session, name, box, None, guard=self.guard)
+                self.store.sit(
+                    self.session, name, box, None, guard=self.guard, account=bound.get(name)
+                )
             self.owners[box] = name
             self.chips[name] = chips
             if policy is not None:

@@ -27,8 +27,9 @@ from pydantic import BaseModel
 from croupier import codec
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal
-from croupier.server.accounts import Account, accounts_named
+from croupier.server.accounts import Account
 from croupier.server.journal import GroupCommit, Journal, writes_inline
+from croupier.server.names import is_reserved
 from croupier.server.outgoing import Prepared, ViewFrame
 from croupier.server.protocol import CommitmentMessage, ErrorMessage, HandVoidedMessage, TableInfo
 from croupier.store import SessionInfo, Store
@@ -553,10 +554,16 @@ class RunnerBase:
 
     def know_people(self, names: Sequence[str]) -> None:
         """After a restart: the accounts of the people the store seats here (``names``,
-        persons' seats only; an account named like the house gets none)."""
-        for name, account in accounts_named(self.store.engine, names).items():
-            if not account.reserved:
-                self.people[account.id] = name
+        persons' seats only), as the store bound each player to his account."""
+        assert self.session is not None
+        bound = self.store.accounts(self.session)
+        for name in names:
+            if name in bound and not is_reserved(name):
+                self.people[bound[name]] = name
+
+    def account_of(self, name: str) -> int | None:
+        """The account id of the person playing as ``name`` here (None: a bot)."""
+        return next((i for i, n in self.people.items() if n == name), None)
 
     def holds(self, name: str) -> bool:
         """Whether ``name`` is a person with a seat here, or waiting for one (never a bot)."""

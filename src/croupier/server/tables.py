@@ -224,7 +224,15 @@ class TableRunner(RunnerBase):
         self.table.verify_sit(name, seat, chips)
         taken = self.table.free_seats[0] if seat is None else seat
         assert self.session is not None
-        self.store.sit(self.session, name, taken, policy, buy_in=chips, guard=self.guard)
+        self.store.sit(
+            self.session,
+            name,
+            taken,
+            policy,
+            buy_in=chips,
+            guard=self.guard,
+            account=None if policy is not None else self.account_of(name),
+        )
         self.table.sit(name, taken, chips)
         return taken
 

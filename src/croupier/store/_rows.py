@@ -138,11 +138,27 @@ def hands_so_far(db: Session, number: int) -> int:
     return int(count or 0)
 
 
-def record_sit(db: Session, number: int, name: str, seat: int, policy: str | None = None) -> None:
+def record_sit(
+    db: Session,
+    number: int,
+    name: str,
+    seat: int,
+    policy: str | None = None,
+    account: int | None = None,
+) -> None:
     """Record that ``name`` sits at ``seat`` now, played by ``policy``: a player has one
     row per seat, and the row of his latest sit is his newest (where he last sat is read
-    from it: a player back at a seat he had before gets that seat's row anew)."""
+    from it: a player back at a seat he had before gets that seat's row anew). A person
+    of the card room sits as his ``account``: the player is bound to it at his first seat,
+    and a player bound to another account (or a bot's) is refused."""
     player = player_row(db, name)
+    if account is not None:
+        bot = db.scalar(
+            select(SeatRow.id).where(SeatRow.player_id == player.id, SeatRow.policy.is_not(None))
+        )
+        if player.account_id not in (None, account) or bot is not None or policy is not None:
+            raise StoreError(f"the player {name!r} is not account {account}'s")
+        player.account_id = account
     mine = (SeatRow.session_id == number, SeatRow.player_id == player.id)
     latest = db.execute(
         select(SeatRow.seat, SeatRow.policy).where(*mine).order_by(SeatRow.id.desc()).limit(1)

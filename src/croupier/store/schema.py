@@ -113,16 +113,21 @@ class SessionRow(Base):
 
 
 class PlayerRow(Base):
-    """A player, by name (the same name is the same player across sessions).
+    """A player, by name (the same name is the same player across sessions), and the
+    account he is, if a person of the card room.
 
     >>> PlayerRow.__tablename__
     'players'
     """
 
     __tablename__ = "players"
+    __table_args__ = (Index("ix_players_account_id", "account_id", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(200), unique=True)
+    account_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The card-room account (``server_accounts.id``) this player is, bound at his first
+    seat and never changed; None: a house bot, or a player of a simulation."""
 
 
 class SeatRow(Base):

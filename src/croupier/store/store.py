@@ -282,12 +282,14 @@ class Store:
         *,
         buy_in: int | None = None,
         guard: Callable[[Session], object] | None = None,
+        account: int | None = None,
     ) -> None:
         """Record that ``name`` sits at ``seat`` (a poker seat, a blackjack box), played by
         the bot ``policy`` (None: a person), and with ``buy_in`` his buy-in, in the same
         transaction. ``guard`` runs first in the transaction: if it raises (a server's
         table lease is gone), nothing is written; nor is anything if the buy-in is
-        refused.
+        refused. ``account``: the card-room account the person is (the player is bound
+        to it; a player bound to another, or a bot, is refused).
 
         >>> store = Store.open("sqlite:///:memory:")
         >>> session = store.start_session(TableRules())
@@ -305,7 +307,7 @@ class Store:
             if guard is not None:
                 guard(db)
             open_session(db, number)
-            record_sit(db, number, name, seat, policy)
+            record_sit(db, number, name, seat, policy, account)
             if buy_in is not None:
                 ledger_entry(db, number, name, "buy-in", buy_in)
 
@@ -328,6 +330,26 @@ class Store:
                 .order_by(SeatRow.id)
             )
             return {name: (seat, policy) for name, seat, policy in rows}
+
+    def accounts(self, session: SessionRef) -> dict[str, int]:
+        """The card-room accounts of the session's players who are bound to one, by name
+        (a restarted server gives each his seat back by his account).
+
+        >>> store = Store.open("sqlite:///:memory:")
+        >>> session = store.start_session(TableRules())
+        >>> store.sit(session, "ann", 3, account=7); store.sit(session, "bot-1", 1, "random")
+        >>> store.accounts(session)
+        {'ann': 7}
+        """
+        number = session_id(session)
+        with self._read() as db:
+            rows = db.execute(
+                select(PlayerRow.name, PlayerRow.account_id)
+                .join(SeatRow, SeatRow.player_id == PlayerRow.id)
+                .where(SeatRow.session_id == number, PlayerRow.account_id.is_not(None))
+                .distinct()
+            )
+            return {name: account for name, account in rows if account is not None}
 
     # ----------------------------------------------------------------- ledger
     def balances(self, session: SessionRef) -> dict[str, int]:

@@ -1,11 +1,13 @@
 """The card room's accounts join the store: accounts with a case-folded name key, session
-tokens, roles and the audit log.
+tokens, roles and the audit log; a player is bound to the account he is.
 
 A store written by an earlier server already has ``server_accounts`` and
 ``server_tokens`` (made outside the migrations): they are kept, ``name_key`` is added and
 filled, and the other two tables are made. Names whose key another account already has
 (``alice`` and ``Alice`` registered before keys existed) are not merged: the oldest
-account gets the key, the others keep none, and the server lists them at start-up.
+account gets the key, the others keep none, and the server lists them at start-up. A
+player who sat as a person under an account's exact name is bound to that account; a
+player who ever sat as a bot, or whose name reads as a bot's, is bound to none.
 
 Revision ID: 0002
 Revises: 0001
@@ -14,6 +16,7 @@ Create Date: 2026-12-03
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import sqlalchemy as sa
@@ -28,6 +31,27 @@ depends_on: str | None = None
 def _key(name: str) -> str:
     # this revision's rule, frozen here: NFKC, then case-folded
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+_BOT_LIKE = re.compile(r"^bot(?:[_.\-]|\d|$)")
+
+
+def _bind_players(bind: sa.engine.Connection) -> None:
+    """Bind each person of an earlier server to his account (the same exact name)."""
+    rows = bind.execute(
+        sa.text(
+            "SELECT p.id, a.id FROM players p JOIN server_accounts a ON a.name = p.name "
+            "WHERE NOT EXISTS (SELECT 1 FROM seats s WHERE s.player_id = p.id "
+            "AND s.policy IS NOT NULL)"
+        )
+    ).all()
+    names: dict[int, str] = dict(bind.execute(sa.text("SELECT id, name FROM players")).all())
+    for player_id, account_id in rows:
+        if not _BOT_LIKE.match(_key(names[player_id])):
+            bind.execute(
+                sa.text("UPDATE players SET account_id = :account WHERE id = :id"),
+                {"account": account_id, "id": player_id},
+            )
 
 
 def _moment(name: str, *, nullable: bool = False) -> sa.Column[object]:
@@ -63,6 +87,10 @@ def upgrade() -> None:
             sa.UniqueConstraint("name", name=op.f("uq_server_accounts_name")),
         )
     op.create_index("ix_server_accounts_name_key", "server_accounts", ["name_key"], unique=True)
+    op.add_column("players", sa.Column("account_id", sa.Integer(), nullable=True))
+    if "server_accounts" in tables:
+        _bind_players(bind)
+    op.create_index("ix_players_account_id", "players", ["account_id"], unique=True)
     if "server_tokens" not in tables:
         op.create_table(
             "server_tokens",
@@ -116,5 +144,8 @@ def downgrade() -> None:
     op.drop_table("server_roles")
     op.drop_index(op.f("ix_server_tokens_account_id"), table_name="server_tokens")
     op.drop_index("ix_server_accounts_name_key", table_name="server_accounts")
+    op.drop_index("ix_players_account_id", table_name="players")
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("account_id")
     with op.batch_alter_table("server_accounts") as batch:
         batch.drop_column("name_key")
