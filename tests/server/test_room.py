@@ -149,16 +149,18 @@ def test_the_admin_api_opens_and_closes_tables(
     acts = [(e["actor"], e["action"], e["target"]) for e in entries]
     assert acts == [
         ("the test", "grant", "boss"),
+        ("ann", "denied", "admin API"),  # a player's try is kept too
         ("boss", "open_table", "new-1"),
         ("boss", "open_table", "new-1"),  # refused: already open
         ("boss", "open_table", "x"),  # refused: bad settings
         ("boss", "read_ledger", "ledger"),
         ("boss", "close_table", "none"),  # refused: no such table
         ("boss", "close_table", "new-1"),
+        ("ann", "denied", "admin API"),
         ("boss", "read_audit", "audit"),
     ]
-    assert "refused" in entries[2]["detail"]
-    assert "refused" not in entries[1]["detail"]
+    assert "refused" in entries[3]["detail"]
+    assert "refused" not in entries[2]["detail"]
 
 
 def test_the_stats_count_actions_and_their_latency(

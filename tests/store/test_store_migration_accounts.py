@@ -93,7 +93,7 @@ def test_an_earlier_servers_store_upgrades_with_nothing_lost(tmp_path: Path) -> 
     with Store.open(url) as store:
         with store.engine.connect() as connection:
             version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
-            keys = dict(
+            keys: dict[str, str | None] = dict(
                 connection.execute(text("SELECT name, name_key FROM server_accounts")).all()
             )
         assert version == SCHEMA_REVISION

@@ -145,7 +145,7 @@ def serve(
     )
     if check:
         _listen(host, 0).close()  # the address can be listened on (the port is not taken)
-        app = make_app(url=public_url or f"http://{host}:{port}")
+        app = make_app(url=public_url or f"http://{host}:{port}", grant=False)
         _warn(app.state.account_problems)
         click.echo(f"croupier: ready to serve {len(tables)} tables on http://{host}:{port}/")
         return

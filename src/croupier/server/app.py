@@ -60,6 +60,7 @@ from croupier.blackjack.views import event_to_dict as blackjack_event_to_dict
 from croupier.errors import CroupierError
 from croupier.poker.views import censor, event_to_dict
 from croupier.server.accounts import (
+    ADMIN,
     TOKEN_LIFETIME,
     Account,
     Accounts,
@@ -82,6 +83,7 @@ from croupier.server.protocol import (
     PasswordChange,
     ProtocolError,
     Rebuy,
+    Registration,
     Sit,
     SitIn,
     SitOut,
@@ -97,7 +99,16 @@ from croupier.server.web_security import SecurityHeaders, allowed_origins, origi
 from croupier.store import Store
 from croupier.store.export import hand_to_dict, hands_to_phh
 
-__all__ = ["BURST", "RATE", "TOKEN_CHECK", "Connection", "RateLimit", "create_app", "dispatch"]
+__all__ = [
+    "BURST",
+    "HELLO_TIMEOUT",
+    "RATE",
+    "TOKEN_CHECK",
+    "Connection",
+    "RateLimit",
+    "create_app",
+    "dispatch",
+]
 
 LOG = logging.getLogger("croupier.server")
 
@@ -108,6 +119,8 @@ RATE = 10.0
 """Messages a second a connection may send on average."""
 BURST = 30.0
 """Messages a connection may send at once."""
+HELLO_TIMEOUT = 10.0
+"""Seconds a new socket has to send its hello; then it is closed (1008)."""
 TOKEN_CHECK = 0.5
 """Seconds between two checks that the open sockets' tokens are still live (a token
 revoked by another process, or expired, closes its sockets within about that long; one
@@ -206,6 +219,7 @@ def create_app(
     rate: float = RATE,
     burst: float = BURST,
     admins: Sequence[str] = (),
+    grant: bool = True,
     url: str = "http://127.0.0.1:8000",
     lease_ttl: timedelta = LEASE_TTL,
     url_is_exclusive: bool = False,
@@ -214,7 +228,8 @@ def create_app(
 ) -> FastAPI:
     """The app over the store at ``db`` (see :meth:`Store.open`) with ``tables``; each
     table's task starts with the app and stops with it. ``admins`` are accounts to be
-    granted the admin role now (each must exist: else :class:`CroupierError`); ``url`` is
+    granted the admin role now (each must exist: else :class:`CroupierError`; with
+    ``grant`` False they are only checked); ``url`` is
     where clients reach this process (the lobby shows it beside each table it hosts, and
     its origin may open a WebSocket, as may ``origins``); ``lease_ttl`` how long a table's
     lease lasts unrenewed, and ``url_is_exclusive`` says the caller already listens at
@@ -233,7 +248,7 @@ def create_app(
         account = accounts.find(name)
         if account is None:
             raise CroupierError(f"--admin {name}: no account named {name!r} (register it first)")
-        if not accounts.has_role(account):
+        if grant and not accounts.has_role(account):
             accounts.grant(account.name, actor=f"{command_line_actor()}, serve --admin")
     limits = throttle if throttle is not None else ThrottleSettings()
     allowed = allowed_origins(url, origins)
@@ -336,7 +351,7 @@ def create_app(
         return lobby()
 
     @app.post("/api/register", status_code=201)
-    async def register(body: Credentials, request: Request) -> dict[str, str]:
+    async def register(body: Registration, request: Request) -> dict[str, str]:
         wait = registrations.attempt(_address(request))
         if wait:
             raise _too_many(wait, "registrations from this address")
@@ -452,6 +467,7 @@ def create_app(
             raise HTTPException(401, "the admin API needs Authorization: Bearer <token>")
         if not accounts.has_role(account):
             LOG.warning("admin API refused to %s (id %d)", account.name, account.id)
+            accounts.audit(account, "denied", "admin API", {"role": ADMIN})
             raise HTTPException(
                 403, f"{account.name} is not an admin (croupier admin grant {account.name})"
             )
@@ -603,8 +619,15 @@ async def _receive(socket: WebSocket) -> str | bytes:
 
 
 async def _hello(socket: WebSocket, accounts: Accounts) -> Connection | None:
-    """Read the first message: a hello with a live token (or none); else close."""
-    raw = await _receive(socket)
+    """Read the first message: a hello with a live token (or none); else close (also
+    when none comes within :data:`HELLO_TIMEOUT` seconds)."""
+    try:
+        raw = await asyncio.wait_for(_receive(socket), HELLO_TIMEOUT)
+    except TimeoutError:
+        late = _error("hello_expected", f"no hello within {HELLO_TIMEOUT:g} s")
+        await socket.send_text(late.model_dump_json())
+        await socket.close(code=1008)
+        return None
     try:
         message = parse_client(raw)
         if not isinstance(message, Hello):

@@ -31,7 +31,7 @@ def schema_section() -> str:
     """Every model's JSON Schema, one ``###`` heading and one fenced block each.
 
     >>> schema_section().count("```json")
-    19
+    20
     """
     parts = []
     for name, schema in schemas().items():

@@ -36,6 +36,8 @@ from croupier.poker.actions import parse_action as parse_poker_action
 __all__ = [
     "CLIENT_MESSAGES",
     "MAX_MESSAGE_BYTES",
+    "MAX_PASSWORD",
+    "MIN_PASSWORD",
     "SERVER_MESSAGES",
     "Act",
     "ClientMessage",
@@ -52,6 +54,7 @@ __all__ = [
     "PlayerResult",
     "ProtocolError",
     "Rebuy",
+    "Registration",
     "ServerMessage",
     "Sit",
     "SitIn",
@@ -438,8 +441,14 @@ ServerMessage = Annotated[
 
 
 # ------------------------------------------------------------------------ HTTP bodies
+MIN_PASSWORD = 12
+"""The shortest password a registration or a change accepts (OWASP ASVS 2.1.1)."""
+MAX_PASSWORD = 128
+"""The longest password accepted (ASVS 2.1.2); anything between is allowed, spaces too."""
+
+
 class Credentials(_ClientMessage):
-    """The body of ``POST /api/register`` and ``POST /api/login``.
+    """The body of ``POST /api/login``.
 
     >>> Credentials(name="ann", password="correct horse").name
     'ann'
@@ -447,7 +456,23 @@ class Credentials(_ClientMessage):
 
     name: str = Field(min_length=1, max_length=200)
     """The account's name (registration checks it: :func:`~croupier.server.names.check_name`)."""
-    password: str = Field(min_length=8, max_length=200)
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+
+
+class Registration(Credentials):
+    """The body of ``POST /api/register``: a name and a password of
+    :data:`MIN_PASSWORD` to :data:`MAX_PASSWORD` characters.
+
+    >>> Registration(name="ann", password="short")
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for Registration
+    password
+      String should have at least 12 characters [type=string_too_short, input_value='short', input_type=str]
+    ...
+    """
+
+    password: str = Field(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)
 
 
 class PasswordChange(_ClientMessage):
@@ -457,8 +482,8 @@ class PasswordChange(_ClientMessage):
     'battery staple'
     """
 
-    old_password: str = Field(min_length=1, max_length=200)
-    new_password: str = Field(min_length=8, max_length=200)
+    old_password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    new_password: str = Field(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)
 
 
 class LoginReply(_Message):
@@ -496,6 +521,7 @@ def schemas() -> dict[str, dict[str, Any]]:
         *CLIENT_MESSAGES,
         *SERVER_MESSAGES,
         Credentials,
+        Registration,
         PasswordChange,
         LoginReply,
         TableInfo,

@@ -54,6 +54,8 @@ SECURITY_HEADERS = {
 """Sent with every HTTP response (the page, its files and the API)."""
 
 _RAW_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+_API_HEADERS = [*_RAW_HEADERS, (b"cache-control", b"no-store")]
+"""An API answer (a token, a hand, the ledger) is kept by no cache."""
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 Scope = MutableMapping[str, Any]
@@ -63,8 +65,8 @@ Send = Callable[[Message], Awaitable[None]]
 
 
 class SecurityHeaders:
-    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response (a WebSocket
-    passes through untouched).
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response, and
+    ``Cache-Control: no-store`` on the API's (a WebSocket passes through untouched).
 
     >>> SecurityHeaders(None).app is None
     True
@@ -78,10 +80,12 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        extra = _API_HEADERS if str(scope.get("path", "")).startswith("/api/") else _RAW_HEADERS
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message = dict(message)
-                message["headers"] = [*message.get("headers", ()), *_RAW_HEADERS]
+                message["headers"] = [*message.get("headers", ()), *extra]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
