@@ -121,6 +121,8 @@ BURST = 30.0
 """Messages a connection may send at once."""
 HELLO_TIMEOUT = 10.0
 """Seconds a new socket has to send its hello; then it is closed (1008)."""
+CLOSE_TIMEOUT = 2.0
+"""Seconds a close frame may wait to go out before the socket is let go without it."""
 TOKEN_CHECK = 0.5
 """Seconds between two checks that the open sockets' tokens are still live (a token
 revoked by another process, or expired, closes its sockets within about that long; one
@@ -403,20 +405,24 @@ def create_app(
         except AuthError as error:
             raise HTTPException(401, str(error)) from None
 
+    # the sockets are closed from the event loop (these routes run on it; the store's
+    # calls go to a thread)
     @app.post("/api/logout")
-    def logout(authorization: Annotated[str | None, Header()] = None) -> dict[str, int]:
+    async def logout(authorization: Annotated[str | None, Header()] = None) -> dict[str, int]:
         token = token_of(authorization)
-        bearer(authorization)  # a dead token says so
-        revoked = accounts.logout(token)
+        await asyncio.to_thread(bearer, authorization)  # a dead token says so
+        revoked = await asyncio.to_thread(accounts.logout, token)
         close_sockets(token=token)
         return {"revoked": revoked}
 
     @app.post("/api/logout/all")
-    def logout_all(authorization: Annotated[str | None, Header()] = None) -> dict[str, int]:
-        account = bearer(authorization)
+    async def logout_all(
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, int]:
+        account = await asyncio.to_thread(bearer, authorization)
         if account is None:
             raise HTTPException(401, "Authorization: Bearer <token> expected")
-        revoked = accounts.logout_all(account)
+        revoked = await asyncio.to_thread(accounts.logout_all, account)
         close_sockets(account=account)
         return {"revoked": revoked}
 
@@ -425,7 +431,7 @@ def create_app(
         body: PasswordChange, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, int]:
         token = token_of(authorization)
-        account = bearer(authorization)
+        account = await asyncio.to_thread(bearer, authorization)
         assert account is not None
         key = name_key(account.name)
         wait = login_accounts.attempt(key)
@@ -564,7 +570,9 @@ def create_app(
                 return
             connections.add(connection)
             writer = asyncio.create_task(_write(socket, connection))
-            connection.on_close = functools.partial(_shut, socket, writer)
+            handler = asyncio.current_task()
+            assert handler is not None
+            connection.on_close = functools.partial(_shut, socket, writer, handler)
             account = connection.account
             seated = [n for n, r in runners.items() if r.player(account) is not None]
             connection.send(
@@ -590,6 +598,14 @@ def create_app(
                     connection.send(reply)
         except WebSocketDisconnect:
             pass
+        except asyncio.CancelledError:
+            if connection is None or connection.closing is None:
+                raise
+            # _shut gave up sending the close to a client that reads nothing: the handler
+            # ends here, and the connection is let go
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
         finally:
             if connection is not None:
                 connections.discard(connection)
@@ -642,15 +658,22 @@ async def _hello(socket: WebSocket, accounts: Accounts) -> Connection | None:
     return Connection(account, token_hash)
 
 
-def _shut(socket: WebSocket, writer: asyncio.Task[None], code: int) -> None:
-    """Close ``socket`` with ``code`` now: the writer stops (it may be stuck on a client
-    that reads nothing) and the close frame goes out (the WebSocket library drops the
-    connection if the client never answers it)."""
+def _shut(
+    socket: WebSocket, writer: asyncio.Task[None], handler: asyncio.Task[Any], code: int
+) -> None:
+    """Close ``socket`` with ``code`` now (from the event loop): the writer stops (it may
+    be stuck on a client that reads nothing) and the close frame goes out; if it cannot
+    go out within :data:`CLOSE_TIMEOUT` seconds (the client reads nothing, so the send
+    buffer never drains), the socket's handler is cancelled, which lets the connection
+    go (the operating system keeps its buffers until the client reads or goes)."""
     writer.cancel()
 
     async def close() -> None:
-        with contextlib.suppress(Exception):
-            await socket.close(code=code)
+        try:
+            await asyncio.wait_for(socket.close(code=code), CLOSE_TIMEOUT)
+        except Exception:  # a timeout, or the socket is gone already
+            if not handler.done():
+                handler.cancel()
 
     _CLOSING.add(task := asyncio.get_running_loop().create_task(close()))
     task.add_done_callback(_CLOSING.discard)

@@ -499,12 +499,17 @@ function retryAfter(value) {
   return Number.isNaN(when) ? null : Math.max(1, Math.ceil((when - Date.now()) / 1000));
 }
 
-/** One complaint of a validation error (422) in words. */
+/** One complaint of a validation error (422) in words (the limits are the server's). */
 function fieldProblem(problem) {
   const field = problem.loc?.[problem.loc.length - 1];
   const message = String(problem.msg ?? "").replace(/^Value error, /, "");
-  if (String(field).endsWith("password") && problem.type === "string_too_short") {
-    return `the ${field === "new_password" ? "new " : ""}password needs 8 characters or more`;
+  if (String(field).endsWith("password")) {
+    const which = field === "new_password" ? "the new password" : "the password";
+    const { min_length: least, max_length: most } = problem.ctx ?? {};
+    if (problem.type === "string_too_short" && least) {
+      return `${which} needs ${least} characters or more`;
+    }
+    if (problem.type === "string_too_long" && most) return `${which} has ${most} characters at most`;
   }
   if (field === "name" && problem.type === "string_pattern_mismatch") return NAME_RULES;
   return message;
