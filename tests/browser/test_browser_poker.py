@@ -151,7 +151,7 @@ def test_login_page_explains_refusals(server: Server, browser: Browser) -> None:
         page.fill("#login-name", "cyd")
         page.fill("#login-password", "short")
         page.click("#register-submit")
-        expect(page.locator("#login-error")).to_contain_text("8 characters")
+        expect(page.locator("#login-error")).to_contain_text("12 characters or more")
         page.fill("#login-password", PASSWORD)
         page.click("#login-submit")  # not registered yet
         expect(page.locator("#login-error")).to_contain_text("Login failed")

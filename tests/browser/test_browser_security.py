@@ -258,7 +258,9 @@ def test_password_change_and_log_out_everywhere(server: Server, browser: Browser
         log_in(there, server, "pat", new_password)
 
         here.click("#account-link")
-        here.click("#logout-all")
+        with here.expect_response(re.compile(r"/api/logout/all$")) as answer:
+            here.click("#logout-all")
+        assert answer.value.ok, f"POST /api/logout/all answered {answer.value.status}"
         expect(here.locator("#page-login")).to_be_visible()
         expect(here.locator("#login-notice")).to_contain_text("logged out everywhere")
         expect(there.locator("#page-login")).to_be_visible()
