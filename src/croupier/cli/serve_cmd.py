@@ -129,6 +129,13 @@ def serve(
             f"the server needs {error.name!r}: pip install 'croupier[server]'"
         ) from None
     tables = DEFAULT_TABLES if tables_file is None else load_tables(tables_file.read_text())
+    _warn(
+        [
+            f"table {t.name} is seeded: whoever knows the seed knows every deck (tests only)"
+            for t in tables
+            if t.seed is not None
+        ]
+    )
     throttle = ThrottleSettings(
         login_per_account=max_failed_logins,
         login_per_address=4 * max_failed_logins,
@@ -167,7 +174,8 @@ def serve(
 
 
 def _warn(lines: list[str]) -> None:
-    """Print each start-up warning (an account that newer name rules refuse) as a line."""
+    """Print each start-up warning (a seeded table, an account that newer name rules
+    refuse) as a line."""
     for line in lines:
         click.echo(f"croupier: warning: {line}", err=True)
 

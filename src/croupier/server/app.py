@@ -487,6 +487,11 @@ def create_app(
         target = str(body.get("name", "?"))
         code = 422  # bad settings; then 409: the room refuses the table
         try:
+            if body.get("seed") is not None:
+                raise CroupierError(
+                    "seed is refused over the API: whoever knows a seed knows every deck "
+                    "(a seeded table is for tests, from --tables)"
+                )
             config = TableConfig.from_dict(body)
             code = 409
             info = room.open_table(config).model_dump()

@@ -30,6 +30,7 @@ from croupier.errors import CroupierError
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
+    "MAX_BODY",
     "SECURITY_HEADERS",
     "SecurityHeaders",
     "allowed_origins",
@@ -58,6 +59,10 @@ _API_HEADERS = [*_RAW_HEADERS, (b"cache-control", b"no-store")]
 """An API answer (a token, a hand, the ledger) is kept by no cache."""
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
+MAX_BODY = 16 * 1024
+"""The largest HTTP request body read (its declared ``Content-Length``): a table's
+settings, a login, a password change are far smaller; anything larger is 413 at once."""
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -66,7 +71,8 @@ Send = Callable[[Message], Awaitable[None]]
 
 class SecurityHeaders:
     """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response, and
-    ``Cache-Control: no-store`` on the API's (a WebSocket passes through untouched).
+    ``Cache-Control: no-store`` on the API's; a request declaring a body over
+    :data:`MAX_BODY` bytes is answered 413 unread (a WebSocket passes through untouched).
 
     >>> SecurityHeaders(None).app is None
     True
@@ -81,6 +87,10 @@ class SecurityHeaders:
             return
 
         extra = _API_HEADERS if str(scope.get("path", "")).startswith("/api/") else _RAW_HEADERS
+        declared = dict(scope.get("headers", ())).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > MAX_BODY:
+            await _refuse_body(send, extra)
+            return
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -89,6 +99,13 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+async def _refuse_body(send: Send, headers: list[tuple[bytes, bytes]]) -> None:
+    body = f'{{"detail":"a request body is at most {MAX_BODY} bytes"}}'.encode()
+    start_headers = [(b"content-type", b"application/json"), *headers]
+    await send({"type": "http.response.start", "status": 413, "headers": start_headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def origin_of(url: str) -> str:
