@@ -10,6 +10,7 @@ from server_support import FAST_HASHER, PASSWORD, start_app, token_for
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from croupier.poker.settings import TableRules
 from croupier.server.accounts import Accounts, AuthError
 from croupier.store import Store
 from croupier.store.schema import AccountRow, TokenRow
@@ -88,3 +89,34 @@ def test_an_expired_token_cannot_open_a_socket(
     assert reply["type"] == "error"
     assert reply["code"] == "unauthorized"
     assert "expired" in reply["message"]
+
+
+@pytest.mark.parametrize("name", ["bot\u034f-1", "ad\u034fmin", "ann\ufe0f", "\u3164", "a\u3164b"])
+def test_invisible_letters_and_marks_make_no_name(
+    request: pytest.FixtureRequest, tmp_path: Path, name: str
+) -> None:
+    client = start_app(request, tmp_path, [])
+    reply = client.post("/api/register", json={"name": name, "password": PASSWORD})
+    assert reply.status_code == 422
+    assert "not allowed" in reply.json()["detail"]
+
+
+def test_a_name_the_store_already_plays_under_is_taken(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    client = start_app(request, tmp_path, [])
+    store = client.app.state.store  # type: ignore[attr-defined]
+    store.sit(store.start_session(TableRules()), "you", 1, "human")  # a terminal game's player
+    reply = client.post("/api/register", json={"name": "you", "password": PASSWORD})
+    assert reply.status_code == 409
+    assert "player in the store" in reply.json()["detail"]
+
+
+def test_a_login_with_the_password_a_change_replaced_gets_no_token() -> None:
+    accounts = Accounts(Store.open("sqlite:///:memory:").engine, hasher=FAST_HASHER)
+    accounts.register("ann", PASSWORD)
+    account_id, old_hash = accounts._check_password("ann", PASSWORD)  # a login half-way
+    token, _, _ = accounts.login("ann", PASSWORD)
+    accounts.change_password(token, PASSWORD, "a new password here")
+    with pytest.raises(AuthError):  # its write finds the hash changed meanwhile
+        accounts._open_session(account_id, old_hash, PASSWORD)

@@ -443,7 +443,7 @@ def test_only_a_granted_account_uses_the_admin_api(
 ) -> None:
     """``ann`` may open a table only once ``croupier admin grant ann`` ran; ``ghost``,
     registered later, gets 403 on every admin route; the audit log (the API's and
-    ``croupier admin log``) lists each act with its actor, ghost's refused tries as such."""
+    ``croupier admin log``) lists each act with its actor, ghost's refused tries as one row a minute."""
     with client(room) as http:
         ann = account(http, "ann")
         opening = {"name": "annex", "bots": 2}
@@ -483,8 +483,8 @@ def test_only_a_granted_account_uses_the_admin_api(
             ("ann", "read_ledger", "ledger"),
             ("ann", "read_audit", "audit"),
         ]
-        # ghost's four tries were refused, and each is in the log as such
-        assert [a for a in acts if a[0] == "ghost"] == [("ghost", "denied", "admin API")] * 4
+        # ghost's four tries were refused and are in the log as such, once a minute
+        assert [a for a in acts if a[0] == "ghost"] == [("ghost", "denied", "admin API")]
         assert {"id", "at", "actor", "action", "target", "detail"} <= set(entries[0])
 
         assert main(["admin", "log", "--json", "--db", room.db]) == 0
@@ -849,7 +849,7 @@ def test_a_client_that_never_reads_is_dropped(tmp_path: Path) -> None:
                 deadline = time.monotonic() + 45
                 while time.monotonic() < deadline:
                     counted.append(http.get("/api/stats").json()["connections"])
-                    if counted[-1] == 0:
+                    if counted[-1] == 0 and 1 in counted:  # joined, then dropped
                         break
                     time.sleep(0.5)
                 assert 1 in counted, "the spectator never joined the table"

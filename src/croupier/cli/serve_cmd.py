@@ -170,6 +170,7 @@ def serve(
         ws_max_size=4 * MAX_MESSAGE_BYTES,
         ws_per_message_deflate=ws_compression,
         log_level="info",
+        proxy_headers=False,  # the client's address is the socket's peer, never a header it sends
     )
 
 

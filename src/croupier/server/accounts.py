@@ -47,7 +47,7 @@ from croupier.errors import CroupierError
 from croupier.server.journal import write_session
 from croupier.server.names import check_name, is_reserved, name_key
 from croupier.store.connect import migrate
-from croupier.store.schema import AccountRow, AuditRow, RoleRow, TokenRow
+from croupier.store.schema import AccountRow, AuditRow, PlayerRow, RoleRow, TokenRow
 
 __all__ = [
     "ADMIN",
@@ -210,6 +210,10 @@ class Accounts:
             with write_session(self._engine) as db:
                 if db.scalar(select(AccountRow.id).where(AccountRow.name_key == key)) is not None:
                     raise NameTakenError(f"the name {shown!r} is taken")
+                # the store's players are kept by exact name: one that already played
+                # (a bot, a simulation's or a terminal game's player) is not the new account
+                if db.scalar(select(PlayerRow.id).where(PlayerRow.name == shown)) is not None:
+                    raise NameTakenError(f"the name {shown!r} is taken by a player in the store")
                 row = AccountRow(
                     name=shown, name_key=key, password_hash=digest, created_at=self._clock()
                 )
@@ -290,13 +294,20 @@ class Accounts:
         """Check the password and open a session: the token, when it expires, the account.
         The argon2 check runs before the write transaction, which stays short."""
         account_id, stored = self._check_password(name, password)
+        return self._open_session(account_id, stored, password)
+
+    def _open_session(
+        self, account_id: int, stored: str, password: str
+    ) -> tuple[str, datetime, Account]:
+        """Write a new token for the account whose hash ``stored`` the password matched,
+        unless the hash changed meanwhile (a password change won the race)."""
         rehashed = self._hasher.hash(password) if self._hasher.check_needs_rehash(stored) else None
         now = self._clock()
         token = secrets.token_urlsafe(32)
         expires = now + self.lifetime
         with write_session(self._engine) as db:
             row = db.get(AccountRow, account_id)
-            if row is None:
+            if row is None or row.password_hash != stored:  # changed meanwhile
                 raise AuthError("wrong name or password")
             if rehashed is not None:
                 row.password_hash = rehashed

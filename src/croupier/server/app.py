@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import ipaddress
 import logging
 import math
 import time
@@ -209,7 +210,18 @@ def _too_many(seconds: float, what: str) -> HTTPException:
 
 
 def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    """The throttles' key for the client: its IPv4 address, or its IPv6 /64 network (one
+    machine usually has a whole /64)."""
+    host = request.client.host if request.client is not None else "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def create_app(
@@ -267,6 +279,7 @@ def create_app(
     login_accounts = Throttle(limits.login_per_account, limits.login_window)
     login_addresses = Throttle(limits.login_per_address, limits.login_window)
     registrations = Throttle(limits.registrations_per_address, limits.registration_window)
+    denials = Throttle(1, 60.0)
 
     def close_sockets(*, token: str | None = None, account: Account | None = None) -> None:
         """Close (1008) the sockets opened with ``token``, or every one of ``account``."""
@@ -289,7 +302,8 @@ def create_app(
                 LOG.exception("checking the open sockets' tokens failed")
                 continue
             for connection in list(connections):
-                if connection.token_hash is not None and connection.token_hash not in live:
+                token_hash = connection.token_hash  # one asked about: a newer socket waits
+                if token_hash is not None and token_hash in held and token_hash not in live:
                     connection.close(1008)
 
     @contextlib.asynccontextmanager
@@ -354,7 +368,8 @@ def create_app(
 
     @app.post("/api/register", status_code=201)
     async def register(body: Registration, request: Request) -> dict[str, str]:
-        wait = registrations.attempt(_address(request))
+        address = _address(request)
+        wait = registrations.attempt(address)
         if wait:
             raise _too_many(wait, "registrations from this address")
         try:
@@ -364,19 +379,20 @@ def create_app(
         except NameTakenError as error:
             raise HTTPException(409, str(error)) from None
         except BusyError as error:
+            registrations.refund(address)
             raise HTTPException(503, str(error), headers={"Retry-After": "1"}) from None
         return {"name": account.name}
 
     @app.post("/api/login")
     async def login(body: Credentials, request: Request) -> LoginReply:
         account_key, address = name_key(body.name), _address(request)
-        wait = login_accounts.attempt(account_key)
-        if wait:
-            raise _too_many(wait, f"failed logins for {body.name!r}")
         wait = login_addresses.attempt(address)
         if wait:
-            login_accounts.refund(account_key)
             raise _too_many(wait, "failed logins from this address")
+        wait = login_accounts.attempt(account_key)
+        if wait:
+            login_addresses.refund(address)
+            raise _too_many(wait, f"failed logins for {body.name!r}")
         try:
             token, expires, _account = await hashing.run(accounts.login, body.name, body.password)
         except AuthError as error:
@@ -473,7 +489,8 @@ def create_app(
             raise HTTPException(401, "the admin API needs Authorization: Bearer <token>")
         if not accounts.has_role(account):
             LOG.warning("admin API refused to %s (id %d)", account.name, account.id)
-            accounts.audit(account, "denied", "admin API", {"role": ADMIN})
+            if not denials.attempt(str(account.id)):  # one audit row a minute an account
+                accounts.audit(account, "denied", "admin API", {"role": ADMIN})
             raise HTTPException(
                 403, f"{account.name} is not an admin (croupier admin grant {account.name})"
             )
@@ -503,16 +520,19 @@ def create_app(
         return info
 
     @app.delete("/api/admin/tables/{name}")
-    def close_table(
+    async def close_table(
         name: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
-        actor = admin(authorization)
+        actor = await asyncio.to_thread(admin, authorization)
         try:
-            room.close_table(name)  # the hand in play is finished first
+            room.close_table(
+                name
+            )  # on the loop (it sets the table's stop); the hand in play is finished first
         except CroupierError as error:
-            accounts.audit(actor, "close_table", name, {"refused": str(error)})
+            refused = {"refused": str(error)}
+            await asyncio.to_thread(accounts.audit, actor, "close_table", name, refused)
             raise HTTPException(404, str(error)) from None
-        accounts.audit(actor, "close_table", name)
+        await asyncio.to_thread(accounts.audit, actor, "close_table", name)
         return {"table": name, "closing": True}
 
     @app.get("/api/admin/ledger")
@@ -653,7 +673,8 @@ async def _hello(socket: WebSocket, accounts: Accounts) -> Connection | None:
         message = parse_client(raw)
         if not isinstance(message, Hello):
             raise ProtocolError("hello_expected", "the first message is a hello")
-        account = None if message.token is None else accounts.authenticate(message.token)
+        token = message.token
+        account = None if token is None else await asyncio.to_thread(accounts.authenticate, token)
     except (ProtocolError, AuthError) as error:
         code = error.code if isinstance(error, ProtocolError) else "unauthorized"
         await socket.send_text(_error(code, str(error)).model_dump_json())

@@ -36,6 +36,7 @@ __all__ = [
     "BadNameError",
     "bot_name",
     "check_name",
+    "is_bot_like",
     "is_reserved",
     "name_key",
 ]
@@ -52,6 +53,18 @@ punctuation inside)."""
 
 _PUNCTUATION = "_.-"
 _BOT_LIKE = re.compile(r"^bot(?:[_.\-]|\d|$)")
+_INVISIBLE = frozenset(
+    (
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0),
+        *range(0x180B, 0x1810),
+        *range(0xFE00, 0xFE10),
+        *range(0x1D173, 0x1D17B),
+        *range(0xE0100, 0xE01F0),
+    )
+)
+"""Letters and marks that show nothing (Unicode's default-ignorable code points outside
+the format characters, which are refused anyway): ``bot\u034f-1`` would look exactly
+like ``bot-1``."""
 
 
 class BadNameError(CroupierError):
@@ -95,15 +108,26 @@ def is_reserved(name: str) -> bool:
     >>> [is_reserved(n) for n in ("BOT-2", "bot7", "Ad.min", "bottle", "Dealer")]
     [True, True, True, False, True]
     """
-    key = name_key(name)
-    if _BOT_LIKE.match(key):
+    if is_bot_like(name):
         return True
+    key = name_key(name)
     bare = "".join(c for c in key if c not in _PUNCTUATION)
     return key in RESERVED or bare in RESERVED
 
 
 def _allowed(char: str) -> bool:
+    if ord(char) in _INVISIBLE:
+        return False
     return char in _PUNCTUATION or unicodedata.category(char)[0] in "LNM"
+
+
+def is_bot_like(name: str) -> bool:
+    """Whether ``name`` reads as a house bot's (in any case or width).
+
+    >>> [is_bot_like(n) for n in ("bot-1", "BOT", "bot7", "bottle", "dealer")]
+    [True, True, True, False, False]
+    """
+    return _BOT_LIKE.match(name_key(name)) is not None
 
 
 def check_name(name: object) -> str:
@@ -117,6 +141,10 @@ def check_name(name: object) -> str:
     Traceback (most recent call last):
     ...
     croupier.server.names.BadNameError: a name needs a letter or a digit: '...'
+    >>> check_name("bot\u034f-1")  # an invisible mark inside
+    Traceback (most recent call last):
+    ...
+    croupier.server.names.BadNameError: a name is letters, digits and _ . - only: '\u034f' is not allowed in 'bot\u034f-1'
     """
     if not isinstance(name, str):
         raise BadNameError(f"a name is text, not {type(name).__name__}")
@@ -136,7 +164,7 @@ def check_name(name: object) -> str:
         or unicodedata.category(text[0])[0] == "M"
     ):
         raise BadNameError(f"a name may not start or end with punctuation: {text!r}")
-    if _BOT_LIKE.match(name_key(text)):
+    if is_bot_like(text):
         raise BadNameError(f"the name {text!r} is reserved for the house's bots")
     if is_reserved(text):
         raise BadNameError(f"the name {text!r} is reserved for the card room")

@@ -35,6 +35,7 @@ from croupier.poker.actions import parse_action as parse_poker_action
 
 __all__ = [
     "CLIENT_MESSAGES",
+    "LEGACY_MAX_PASSWORD",
     "MAX_MESSAGE_BYTES",
     "MAX_PASSWORD",
     "MIN_PASSWORD",
@@ -444,7 +445,10 @@ ServerMessage = Annotated[
 MIN_PASSWORD = 12
 """The shortest password a registration or a change accepts (OWASP ASVS 2.1.1)."""
 MAX_PASSWORD = 128
-"""The longest password accepted (ASVS 2.1.2); anything between is allowed, spaces too."""
+"""The longest new password (ASVS 2.1.2); anything between is allowed, spaces too."""
+LEGACY_MAX_PASSWORD = 200
+"""The longest password a login or a change's old password takes (an earlier server's
+accounts may have one of up to 200 characters)."""
 
 
 class Credentials(_ClientMessage):
@@ -454,9 +458,12 @@ class Credentials(_ClientMessage):
     'ann'
     """
 
-    name: str = Field(min_length=1, max_length=200)
-    """The account's name (registration checks it: :func:`~croupier.server.names.check_name`)."""
-    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    name: str = Field(min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$")
+    """The account's name, no control characters (registration checks the rest:
+    :func:`~croupier.server.names.check_name`)."""
+    password: str = Field(min_length=1, max_length=LEGACY_MAX_PASSWORD)
+    """Any password up to :data:`LEGACY_MAX_PASSWORD` logs in (an earlier server took up
+    to 200 characters); a new one is :data:`MIN_PASSWORD` to :data:`MAX_PASSWORD`."""
 
 
 class Registration(Credentials):
@@ -482,7 +489,7 @@ class PasswordChange(_ClientMessage):
     'battery staple'
     """
 
-    old_password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    old_password: str = Field(min_length=1, max_length=LEGACY_MAX_PASSWORD)
     new_password: str = Field(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)
 
 

@@ -29,7 +29,7 @@ from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal
 from croupier.server.accounts import Account
 from croupier.server.journal import GroupCommit, Journal, writes_inline
-from croupier.server.names import is_reserved
+from croupier.server.names import is_bot_like
 from croupier.server.outgoing import Prepared, ViewFrame
 from croupier.server.protocol import CommitmentMessage, ErrorMessage, HandVoidedMessage, TableInfo
 from croupier.store import SessionInfo, Store
@@ -558,7 +558,7 @@ class RunnerBase:
         assert self.session is not None
         bound = self.store.accounts(self.session)
         for name in names:
-            if name in bound and not is_reserved(name):
+            if name in bound and not is_bot_like(name):  # a bot's name is nobody's seat
                 self.people[bound[name]] = name
 
     def account_of(self, name: str) -> int | None:

@@ -157,7 +157,7 @@ def record_sit(
             select(SeatRow.id).where(SeatRow.player_id == player.id, SeatRow.policy.is_not(None))
         )
         if player.account_id not in (None, account) or bot is not None or policy is not None:
-            raise StoreError(f"the player {name!r} is not account {account}'s")
+            raise StoreError(f"the player {name!r} belongs to another account or a bot")
         player.account_id = account
     mine = (SeatRow.session_id == number, SeatRow.player_id == player.id)
     latest = db.execute(
