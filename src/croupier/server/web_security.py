@@ -16,12 +16,20 @@ benchmark, ``curl``): the check stops other sites' pages, not programs.
 True
 >>> origin_allowed("http://evil.example", "127.0.0.1:8000", allowed)
 False
->>> origin_allowed("http://room.local:9000", "room.local:9000", allowed)   # its own
+>>> origin_allowed("http://127.0.0.1:9000", "127.0.0.1:9000", allowed)   # its own
 True
+>>> origin_allowed("http://rebound.example", "rebound.example", allowed)   # DNS rebinding
+False
+
+The room's "own" origin is the one the browser sent the handshake to (``Host``) only when
+that host is an IP address or ``localhost``: a page of a domain whose name was made to
+resolve to the room's address (DNS rebinding) would otherwise count as the room itself. A
+room reached by a domain name names it with ``--public-url`` or ``--allowed-origin``.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import urllib.parse
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
@@ -145,7 +153,8 @@ def allowed_origins(public_url: str, extra: Iterable[str] = ()) -> frozenset[str
 
 def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]) -> bool:
     """Whether a handshake with ``Origin: origin`` to ``Host: host`` is let in: no origin
-    (not a browser), the room's own (the host it was sent to), or one of ``allowed``."""
+    (not a browser), one of ``allowed``, or the room's own (the host it was sent to, when
+    that is an IP address or ``localhost``)."""
     if origin is None:
         return True
     seen = origin.strip().rstrip("/").lower()
@@ -153,8 +162,22 @@ def origin_allowed(origin: str | None, host: str | None, allowed: frozenset[str]
         return True
     for scheme in ("http", "https") if host else ():
         try:
-            if seen == origin_of(f"{scheme}://{host}"):
-                return True
+            own = origin_of(f"{scheme}://{host}")
         except CroupierError:  # a Host header that is no host
             return False
+        if seen == own and _literal_host(own):
+            return True
     return False
+
+
+def _literal_host(origin: str) -> bool:
+    """Whether ``origin``'s host is an IP address or ``localhost`` (no name a stranger's
+    DNS could point at the room)."""
+    name = urllib.parse.urlsplit(origin).hostname or ""
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
