@@ -3,8 +3,9 @@ real browser (Debian's Chromium under Playwright) against a real ``croupier serv
 no policy violation while a player registers, logs in, plays a poker hand and a blackjack
 round and opens his account page; Log out revokes the token on the server; a password
 change and *Log out everywhere* end the other sessions (their sockets close with 1008 and
-their pages say so); the registration rules' refusals and a throttled login are explained
-on the login page."""
+their pages say so); no page keeps a typed password once logged in or out, and the header
+says who is logged in, or links to the login page (also while watching); the registration
+rules' refusals and a throttled login are explained on the login page."""
 
 from __future__ import annotations
 
@@ -93,6 +94,33 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def browser() -> Iterator[Browser]:
     with launched_browser() as launched:
         yield launched
+
+
+def wait_words(seconds: int) -> str:
+    """A wait as the page words it: minutes (rounded up) from 120 s on, else seconds."""
+    if seconds >= 120:
+        return f"in {-(-seconds // 60)} minutes"
+    return f"in {seconds} second{'' if seconds == 1 else 's'}"
+
+
+def expect_logged_out(page: Page, name: str) -> None:
+    """The login page after a logout or an ended session: the name is kept, no password,
+    and the header offers *Log in* (no name, no connection state, no Log out)."""
+    expect(page.locator("#page-login")).to_be_visible()
+    expect(page.locator("#login-name")).to_have_value(name)
+    expect(page.locator("#login-password")).to_have_value("")
+    expect(page.locator("#whoami")).to_have_text("")
+    expect(page.locator("#status")).to_have_text("")
+    expect(page.locator("#logout")).to_be_hidden()
+    expect(page.locator("#account-link")).to_be_hidden()
+    login = page.locator("#login-link")
+    expect(login).to_be_visible()
+    expect(login).to_have_text("Log in")
+    expect(login).to_have_attribute("href", "#login")
+    header = page.locator("header.top")
+    expect(header).not_to_contain_text("connected")
+    expect(header).not_to_contain_text("offline")
+    expect(header).not_to_contain_text(name)
 
 
 def watch_policy(page: Page) -> list[str]:
@@ -212,6 +240,12 @@ def test_log_out_revokes_the_token(server: Server, browser: Browser) -> None:
         expect(page.locator("#page-login")).to_be_visible()
         expect(page.locator("#whoami")).to_have_text("")
         assert page.evaluate("localStorage.getItem('croupier.token')") is None
+        # the form keeps the name but not the password: Log in alone does not get back in
+        expect_logged_out(page, "lou")
+        page.click("#login-submit")
+        expect(page.locator("#login-error")).to_contain_text("Login failed")
+        expect(page.locator("#page-login")).to_be_visible()
+        assert page.evaluate("localStorage.getItem('croupier.token')") is None
         # the old token is refused now: a hello with it is not welcomed
         refused = hello(page, token)
         assert refused.get("type") != "welcome", refused
@@ -222,8 +256,12 @@ def test_password_change_and_log_out_everywhere(server: Server, browser: Browser
     new_password = "a-new-password-456"
     with opened_page(browser) as here, opened_page(browser) as there:
         register(here, server, "pat")
+        expect(here.locator("#login-password")).to_have_value("")  # not kept once in
         log_in(there, server, "pat")
+        expect(there.locator("#login-password")).to_have_value("")
         expect(there.locator("#status")).to_have_text("connected as pat")
+        expect(there.locator("#whoami")).to_have_text("pat")
+        expect(there.locator("#login-link")).to_be_hidden()
 
         here.click("#account-link")
         expect(here.locator("#page-account")).to_be_visible()
@@ -232,8 +270,10 @@ def test_password_change_and_log_out_everywhere(server: Server, browser: Browser
         here.fill("#password-again", new_password)
         here.click("#password-submit")
         error = here.locator("#password-error")
-        expect(error).to_contain_text(re.compile(r"The password is unchanged: \S"))
+        # not the server's "wrong name or password": this form has no name
+        expect(error).to_have_text("The current password is wrong.")
         expect(here.locator("#password-done")).to_be_empty()
+        expect(here.locator("#page-account")).to_be_visible()  # the session goes on
 
         here.fill("#password-old", PASSWORD)
         here.fill("#password-new", new_password)
@@ -241,11 +281,14 @@ def test_password_change_and_log_out_everywhere(server: Server, browser: Browser
         here.click("#password-submit")
         expect(here.locator("#password-done")).to_contain_text("Password changed")
         expect(error).to_be_empty()
+        for field in ["#password-old", "#password-new", "#password-again"]:
+            expect(here.locator(field)).to_have_value("")
 
         # the other session ended: its socket closed (1008), its page says so
         expect(there.locator("#page-login")).to_be_visible()
         expect(there.locator("#login-notice")).to_have_text(SESSION_ENDED)
         assert there.evaluate("localStorage.getItem('croupier.token')") is None
+        expect_logged_out(there, "pat")
         # this one goes on
         here.click("text=To the lobby")
         expect(here.locator("#status")).to_have_text("connected as pat")
@@ -258,13 +301,64 @@ def test_password_change_and_log_out_everywhere(server: Server, browser: Browser
         log_in(there, server, "pat", new_password)
 
         here.click("#account-link")
+        here.fill("#password-old", new_password)  # typed, then left: forgotten all the same
         with here.expect_response(re.compile(r"/api/logout/all$")) as answer:
             here.click("#logout-all")
         assert answer.value.ok, f"POST /api/logout/all answered {answer.value.status}"
         expect(here.locator("#page-login")).to_be_visible()
         expect(here.locator("#login-notice")).to_contain_text("logged out everywhere")
+        expect_logged_out(here, "pat")
+        expect(here.locator("#password-old")).to_have_value("")
+        # the other context's session ended by the server (1008): no password kept there
         expect(there.locator("#page-login")).to_be_visible()
         expect(there.locator("#login-notice")).to_have_text(SESSION_ENDED)
+        expect_logged_out(there, "pat")
+        there.click("#login-submit")
+        expect(there.locator("#login-error")).to_contain_text("Login failed")
+        assert there.evaluate("localStorage.getItem('croupier.token')") is None
+
+
+def test_header_before_login_and_while_watching(server: Server, browser: Browser) -> None:
+    """Before anyone logs in the header says no "offline" and links to the login page;
+    a spectator is "watching", with a way back to log in (the header's and the lobby's)."""
+    with opened_page(browser) as page:
+        page.goto(server.url + "/")
+        expect(page.locator("#page-login")).to_be_visible()
+        header = page.locator("header.top")
+        expect(header).not_to_contain_text("offline")
+        expect(page.locator("#status")).to_have_text("")
+        expect(page.locator("#login-link")).to_have_text("Log in")
+        expect(page.locator("#logout")).to_be_hidden()
+
+        page.click("text=Watch without logging in")
+        expect(page.locator("#page-lobby")).to_be_visible()
+        expect(page.locator("#status")).to_have_text("watching")
+        login = page.locator("#login-link")
+        expect(login).to_be_visible()
+        expect(login).to_have_text("Log in / Register")
+        expect(login).to_have_attribute("href", "#login")
+        lobby_login = page.locator("#lobby-login a")
+        expect(lobby_login).to_have_text("Log in to sit down")
+        expect(lobby_login).to_have_attribute("href", "#login")
+
+        # from a table too, the header leads back to the login page
+        page.locator('#lobby-rows tr[data-table="holdem-1"] a').click()
+        expect(page.locator("#page-table")).to_be_visible()
+        expect(page.locator("#status")).to_have_text("watching")
+        login.click()
+        expect(page.locator("#page-login")).to_be_visible()
+        expect(header).not_to_contain_text("watching")
+        page.click("text=Watch without logging in")
+        expect(page.locator("#status")).to_have_text("watching")
+        lobby_login.click()
+        expect(page.locator("#page-login")).to_be_visible()
+
+        register(page, server, "wes")
+        expect(login).to_be_hidden()
+        expect(page.locator("#lobby-login")).to_be_hidden()
+        expect(page.locator("#status")).to_have_text("connected as wes")
+        page.click("#logout")
+        expect_logged_out(page, "wes")
 
 
 def test_registration_refusals_are_explained(server: Server, browser: Browser) -> None:
@@ -302,5 +396,7 @@ def test_throttled_login_says_when_to_try_again(server: Server, browser: Browser
         else:
             pytest.fail(f"{MAX_GUESSES} failed logins were not throttled")
         wait = int(answer.value.headers["retry-after"])
-        unit = "second" if wait == 1 else "seconds"
-        expect(error).to_have_text(f"Too many attempts: try again in {wait} {unit}.")
+        expect(error).to_have_text(f"Too many attempts: try again {wait_words(wait)}.")
+        if wait >= 120:
+            expect(error).to_contain_text("minutes")
+        expect(page.locator("header.top")).not_to_contain_text("connected")

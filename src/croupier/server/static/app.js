@@ -16,6 +16,8 @@ const $ = (id) => document.getElementById(id);
 /** The WebSocket close code of a session the server ended (revoked or expired). */
 const POLICY_VIOLATION = 1008;
 const SESSION_ENDED = "Your session ended: log in again.";
+/** A 401's detail that refuses the session token (not a password): it ended. */
+const SESSION_REFUSED = /token|authorization/i;
 /** How long Log out waits for the server to revoke the token (ms). */
 const REVOKE_WAIT = 5000;
 
@@ -30,6 +32,7 @@ const state = {
   retry: 0,
   tables: new Map(), // name -> TableInfo
   table: null, // the table on screen
+  page: null, // the page on screen: login, account, lobby or table
   view: null, // the last view message of that table
   commitments: new Map(), // `${table}/${hand}` -> digest
   lastCommitment: new Map(), // table -> {hand, digest}
@@ -95,6 +98,8 @@ function send(message) {
   }
 }
 
+/** The header's connection state: empty while there is no socket (nobody logged in, not
+ * watching), so "offline" is never said of a socket that was not meant to be open. */
 function setStatus(text, kind) {
   const el = $("status");
   el.textContent = text;
@@ -427,23 +432,34 @@ function tick() {
 
 // ------------------------------------------------------------------ pages
 function show(page) {
+  state.page = page;
   for (const el of document.querySelectorAll(".page")) el.hidden = el.id !== `page-${page}`;
+  renderHeader();
 }
 
+/** The header: logged in, the name, Account and Log out; not, a link to the login page
+ * ("Log in" there, "Log in / Register" while watching), and the lobby's "Log in to sit
+ * down". */
 function renderHeader() {
-  $("whoami").textContent = state.token && state.name ? state.name : "";
-  $("account-link").hidden = !state.token;
-  $("logout").hidden = !state.token;
+  const loggedIn = Boolean(state.token);
+  $("whoami").textContent = loggedIn && state.name ? state.name : "";
+  $("account-link").hidden = !loggedIn;
+  $("logout").hidden = !loggedIn;
   $("logout").disabled = false;
+  const link = $("login-link");
+  link.hidden = loggedIn;
+  link.textContent = state.page === "login" ? "Log in" : "Log in / Register";
+  $("lobby-login").hidden = loggedIn;
 }
 
 function route() {
   const hash = decodeURIComponent(location.hash.slice(1));
   const [page, ...rest] = hash.split("/");
   const table = rest.join("/");
-  renderHeader();
   if (page === "login" || (!state.token && page !== "lobby" && page !== "table")) {
     state.table = null;
+    state.view = null;
+    if (!state.token) closeSocket(); // a spectator's socket: nothing to watch here
     show("login");
     $("login-name").focus();
     return;
@@ -491,6 +507,12 @@ class Refused extends Error {
   }
 }
 
+/** A wait in words: "in 15 minutes" from 120 s on (rounded up), else "in 90 seconds". */
+function waitWords(seconds) {
+  if (seconds >= 120) return `in ${Math.ceil(seconds / 60)} minutes`;
+  return `in ${seconds} second${seconds === 1 ? "" : "s"}`;
+}
+
 /** The seconds a Retry-After header asks to wait (seconds, or an HTTP date); null: none. */
 function retryAfter(value) {
   const text = (value ?? "").trim();
@@ -520,7 +542,7 @@ function fieldProblem(problem) {
 async function refusal(reply) {
   if (reply.status === 429) {
     const wait = retryAfter(reply.headers.get("Retry-After"));
-    const when = wait === null ? "later" : `in ${wait} second${wait === 1 ? "" : "s"}`;
+    const when = wait === null ? "later" : waitWords(wait);
     return new Refused(`Too many attempts: try again ${when}.`, 429);
   }
   let body = {};
@@ -558,12 +580,23 @@ function setNotice(text) {
   $("login-notice").hidden = !text;
 }
 
+/** Close the socket on purpose (its close is no news: no reconnect, no "offline"). */
 function closeSocket() {
   if (state.socket) {
     const old = state.socket;
     state.socket = null;
+    state.greeted = false;
     old.close();
   }
+  setStatus("", "idle");
+}
+
+const ACCOUNT_PASSWORDS = ["password-old", "password-new", "password-again"];
+
+/** Empty every password field (the login page's and the account page's). */
+function clearPasswords() {
+  $("login-password").value = "";
+  for (const id of ACCOUNT_PASSWORDS) $(id).value = "";
 }
 
 async function login(register) {
@@ -580,6 +613,7 @@ async function login(register) {
     localStorage.setItem("croupier.token", body.token);
     localStorage.setItem("croupier.name", name);
     localStorage.setItem("croupier.expires", body.expires_at);
+    $("login-password").value = ""; // in: the page keeps no password
     closeSocket();
     location.hash = "#lobby";
     route();
@@ -591,16 +625,19 @@ async function login(register) {
   }
 }
 
-/** Forget the session here (the token, the name, the socket), then the login page with
- * `notice`. The server is not asked: see logout(). */
+/** Forget the session here (the token, the name, the socket, every typed password: the
+ * login form keeps the name only), then the login page with `notice`. The server is not
+ * asked: see logout(). */
 function forgetSession(notice = "") {
   state.token = null;
   state.name = null;
   state.player = null;
+  state.seated = [];
   localStorage.removeItem("croupier.token");
   localStorage.removeItem("croupier.name");
   localStorage.removeItem("croupier.expires");
   closeSocket();
+  clearPasswords();
   location.hash = "#login";
   route();
   setNotice(notice);
@@ -658,11 +695,22 @@ async function changePassword() {
       localStorage.setItem("croupier.token", body.token);
       if (body.expires_at) localStorage.setItem("croupier.expires", body.expires_at);
     }
-    for (const id of ["password-old", "password-new", "password-again"]) $(id).value = "";
+    for (const id of ACCOUNT_PASSWORDS) $(id).value = "";
     done.textContent = "Password changed. Your other sessions have ended.";
   } catch (problem) {
-    error.textContent =
-      problem.status === 429 ? problem.message : `The password is unchanged: ${problem.message}`;
+    if (problem.status === 401 && SESSION_REFUSED.test(problem.message)) {
+      forgetSession(SESSION_ENDED); // the token, not the password, was refused
+      return;
+    }
+    if (problem.status === 401) {
+      // the server's words ("wrong name or password") name a field this form has not
+      error.textContent = "The current password is wrong.";
+      $("password-old").value = "";
+      $("password-old").focus();
+    } else {
+      error.textContent =
+        problem.status === 429 ? problem.message : `The password is unchanged: ${problem.message}`;
+    }
   } finally {
     $("password-submit").disabled = false;
   }
