@@ -32,6 +32,7 @@ from croupier.cli.demo_cmd import demo
 from croupier.cli.equity_cmd import equity
 from croupier.cli.eval_cmd import eval_command
 from croupier.cli.history_cmd import register as register_store_commands
+from croupier.cli.par_cmd import par
 from croupier.cli.play_cmd import play
 from croupier.cli.poker_cmd import poker
 from croupier.cli.replay_cmd import replay_command
@@ -174,6 +175,7 @@ cli.add_command(demo)
 cli.add_command(replay_command)
 cli.add_command(poker)
 cli.add_command(blackjack)
+cli.add_command(par)
 register_store_commands(cli)
 cli.add_command(play)
 cli.add_command(serve)

@@ -1,4 +1,5 @@
-"""``croupier blackjack ...``: dealer odds, house edge, basic strategy and simulation.
+"""``croupier blackjack ...``: dealer odds, house edge, basic strategy, simulation, and card
+counting (``count``: BC, PE, IC of counting systems; ``indices``: index plays; docs/counting.md).
 
 Rule options map one to one onto :class:`~croupier.blackjack.rules.BlackjackRules`; the
 NZ game (six decks) is the default.
@@ -16,7 +17,7 @@ import math
 import time
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
@@ -34,6 +35,9 @@ from croupier.blackjack.rules import (
 )
 from croupier.cli.options import SEED, check_picture_path, echo_json, progress_bar
 from croupier.errors import CroupierError
+
+if TYPE_CHECKING:
+    from croupier.blackjack.math.counting import CountingSystem
 
 __all__ = ["blackjack"]
 
@@ -375,3 +379,165 @@ def simulate_command(
     click.echo(f"  exact, same strategy off the top: {exact:+.4%} ({away})")
     for name, value in result.frequencies.items():
         click.echo(f"  {name.replace('_', ' '):<18} {value:8.4%} per round")
+
+
+# ------------------------------------------------------------- counting (issue 29)
+def _finite_shoe(decks: int | Literal["inf"]) -> int:
+    if decks == "inf":
+        raise click.BadParameter(
+            "card counting needs a real shoe: give a number of decks", param_hint="--decks"
+        )
+    return decks
+
+
+def _systems(names: tuple[str, ...]) -> list[CountingSystem]:
+    """The counting systems named (built in, ``all``, or ``.toml`` files), in order."""
+    from croupier.blackjack.math.counting import SYSTEMS, counting_system
+
+    out: list[CountingSystem] = []
+    for name in names or ("all",):
+        if name.strip().lower() == "all":
+            out.extend(SYSTEMS.values())
+        elif name.strip().lower().endswith(".toml"):
+            out.append(counting_system(name))  # a bad file: CroupierError, exit 1
+        else:
+            try:
+                out.append(counting_system(name))
+            except CroupierError as err:
+                raise click.BadParameter(str(err), param_hint="--system") from None
+    return list({s.key: s for s in out}.values())
+
+
+_SYSTEM_HELP = (
+    "A counting system: hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen, halves, red-7, "
+    "or a TOML file of tags (docs/counting.md)"
+)
+
+
+@blackjack.command("count")
+@click.option(
+    "--system",
+    "names",
+    multiple=True,
+    metavar="NAME",
+    help=_SYSTEM_HELP + "; repeat it, or 'all' (the default) for every built-in system.",
+)
+@rule_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (one object per system).")
+def count_command(names: tuple[str, ...], as_json: bool, **opts: Any) -> None:
+    """Counting systems against the exact effects of removal: betting correlation (BC),
+    playing efficiency (PE) and insurance correlation (IC) for the rules and shoe, beside
+    the figures published for US hole-card games. --penetration sets the depths PE averages
+    over (up to the cut card)."""
+    from croupier.blackjack.math.removal import effects_of_removal, system_figures
+
+    systems = _systems(names)
+    rules, decks = build_rules(opts, simulation=True)
+    decks = _finite_shoe(decks)
+    start = time.perf_counter()
+    with progress_bar(11, "shoes", shown=not as_json) as bar:
+        eor = effects_of_removal(rules, decks=decks, progress=bar.update)
+    figures = [system_figures(s, rules, effects=eor) for s in systems]
+    seconds = time.perf_counter() - start
+    labels = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+    if as_json:
+        for f in figures:
+            data = f.to_json()
+            data.update(
+                decks=decks,
+                ev=eor.ev,
+                effects_of_removal=dict(zip(labels, eor.effects, strict=True)),
+                effects_of_removal_per_deck=dict(zip(labels, eor.per_deck(), strict=True)),
+                deck_sum=eor.deck_sum(),
+                seconds=seconds,
+            )
+            echo_json(data)
+        return
+    click.echo(
+        f"{decks} deck(s), {'peek' if rules.hole_card is HoleCard.PEEK else 'no hole card'}: "
+        f"expectation {eor.ev:+.4%} with the derived basic strategy"
+    )
+    click.echo("effects of removal (per cent, one card out, as from a single deck):")
+    click.echo(
+        "  " + "  ".join(f"{v} {e * 100:+.3f}" for v, e in zip(labels, eor.per_deck(), strict=True))
+    )
+    click.echo(
+        f"  summed over a deck: {eor.deck_sum() * 100:+.4f} points (zero for a fixed strategy)"
+    )
+    click.echo(f"{'system':<12}{'BC':>7}{'PE':>7}{'IC':>7}   published (US hole-card) BC PE IC")
+    for f in figures:
+        pub = f.published
+        shown = "  ".join(
+            f"{pub[k]:.2f}" if k in pub else "  - "
+            for k in ("betting_correlation", "playing_efficiency", "insurance_correlation")
+        )
+        side = (
+            f"   (BC {f.betting_correlation_side_count:.3f} with the ace side count)"
+            if f.betting_correlation_side_count is not None
+            else ""
+        )
+        click.echo(
+            f"{f.system.name:<12}{f.betting_correlation:>7.3f}{f.playing_efficiency:>7.3f}"
+            f"{f.insurance_correlation:>7.3f}   {shown}{side}"
+        )
+
+
+@blackjack.command("indices")
+@click.option(
+    "--system", "name", default="hi-lo", show_default=True, metavar="NAME", help=_SYSTEM_HELP + "."
+)
+@click.option(
+    "--remaining",
+    type=click.FloatRange(0.5, 8, min_open=False),
+    default=None,
+    help="Decks left in the shoe where the indices are worked out (default: half the shoe).",
+)
+@click.option(
+    "--span",
+    type=click.IntRange(2, 20),
+    default=10,
+    show_default=True,
+    help="Look for indices between -SPAN and +SPAN.",
+)
+@click.option("--all", "show_all", is_flag=True, help="Also list every decision's changes of play.")
+@rule_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def indices_command(
+    name: str, remaining: float | None, span: int, show_all: bool, as_json: bool, **opts: Any
+) -> None:
+    """Index plays: the true count at which each decision's best play changes, from the
+    exact analysis of count-conditioned shoes, with the Illustrious 18 and the Fab 4 (the
+    published Hi-Lo indices, for US hole-card games, shown beside Hi-Lo's)."""
+    from croupier.blackjack.math.indices import index_table, shoe_count
+
+    (system,) = _systems((name,))
+    rules, decks = build_rules(opts)
+    decks = _finite_shoe(decks)
+    if remaining is not None and not 26 <= round(remaining * 52) <= 52 * decks - 13:
+        raise click.BadParameter(
+            f"from 0.5 to {decks - 0.25:g} decks left in a shoe of {decks}",
+            param_hint="--remaining",
+        )
+    total = shoe_count(system, rules, decks=decks, remaining=remaining, span=span)
+    with progress_bar(total, "shoes", shown=not as_json) as bar:
+        table = index_table(
+            system, rules, decks=decks, remaining=remaining, span=span, progress=bar.update
+        )
+    if as_json:
+        echo_json(table.to_json())
+        return
+    left = table.remaining / 52
+    game = "peek" if rules.hole_card is HoleCard.PEEK else "no hole card"
+    click.echo(
+        f"{system.name}, {decks} deck(s), {game}, {left:g} deck(s) left: the true count at the "
+        "decision (cards on the table counted) where the play changes"
+    )
+    for title, plays in (("Illustrious 18", table.illustrious_18), ("Fab 4", table.fab_4)):
+        click.echo(f"{title}:")
+        for play in plays:
+            click.echo(f"  {play.describe()}")
+    if show_all:
+        click.echo("every decision (best play at 0; changes walking up, then down):")
+        for label, basic in table.basic.items():
+            moves = ", ".join(f"{play} at {tc:+.1f}" for tc, play in table.changes[label])
+            click.echo(f"  {label}: {basic}" + (f"; {moves}" if moves else ""))
