@@ -36,6 +36,7 @@ from croupier.cli.par_cmd import par
 from croupier.cli.play_cmd import play
 from croupier.cli.poker_cmd import poker
 from croupier.cli.replay_cmd import replay_command
+from croupier.cli.rng_cmd import rng
 from croupier.cli.rules_cmd import rules
 from croupier.cli.serve_cmd import serve
 from croupier.errors import CroupierError
@@ -180,6 +181,7 @@ register_store_commands(cli)
 cli.add_command(play)
 cli.add_command(serve)
 cli.add_command(admin)
+cli.add_command(rng)
 
 
 def main(argv: list[str] | None = None) -> int:
