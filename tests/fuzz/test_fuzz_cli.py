@@ -41,8 +41,11 @@ def _commands(
 
 
 COMMANDS = _commands(cli)
-WORKLOAD = {"rounds", "hands", "samples"}
-HEAVY_EXAMPLES = {"simulate", "house-edge", "strategy", "dealer", "equity"}
+WORKLOAD = {"rounds", "hands", "samples", "shuffles", "bytes"}
+HEAVY_EXAMPLES = {"simulate", "house-edge", "strategy", "dealer", "equity", "par"}
+EXACT_ANALYSES = {"count", "indices"}
+"""Commands that run many exact analyses for each new rule set (seconds each): a few
+examples only (their own tests cover their input further)."""
 
 _numbers = st.one_of(
     st.integers(-3, 12).map(str),
@@ -127,7 +130,9 @@ def _prepare_files() -> None:
 
 
 def _examples(path: tuple[str, ...]) -> int:
-    return 12 if path[-1] in HEAVY_EXAMPLES else 40
+    if path[-1] in EXACT_ANALYSES:
+        return 3
+    return 12 if path[-1] in HEAVY_EXAMPLES or path[0] in HEAVY_EXAMPLES else 40
 
 
 @pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
