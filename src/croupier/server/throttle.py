@@ -112,13 +112,6 @@ class Throttle:
             self._keys.popitem(last=False)
         return entry
 
-    def wait(self, key: str) -> float:
-        """Seconds until ``key`` may try again (0: now), counting nothing."""
-        entry = self._keys.get(key)
-        if entry is None:
-            return 0.0
-        return max(0.0, entry.locked_until - self._clock())
-
     def attempt(self, key: str) -> float:
         """Count an attempt by ``key``: 0 when it may go ahead, else the seconds it must
         wait (the attempt is then not counted)."""
