@@ -450,6 +450,7 @@ def verify_logged_deal(
     >>> commitment, reveal = commit_deck(deck.remaining)
     >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=deck)
     >>> hand.fold()
+    Folded(seat=2)
     >>> verify_logged_deal(commitment, reveal, hand.events).cards
     4
     """

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import numbers
 import random
 import re
@@ -43,9 +44,10 @@ def full_deck() -> tuple[Card, ...]:
     >>> len(full_deck()), full_deck()[0], full_deck()[-1]
     (52, Card('2c'), Card('As'))
     """
-    return tuple(Card(i) for i in range(52))
+    return Card._ALL
 
 
+@functools.cache
 def stripped_deck(lowest: Rank = Rank.SEVEN) -> tuple[Card, ...]:
     """A stripped deck from ``lowest`` to ace: 32 cards for the Manila games (7 to ace).
 
@@ -155,7 +157,25 @@ class Deck:
         >>> len(Deck.standard())
         52
         """
-        return cls(full_deck(), seed=seed, rng=rng)
+        return cls._shuffled(full_deck(), seed, rng)
+
+    @classmethod
+    def _shuffled(
+        cls, cards: tuple[Card, ...], seed: int | None, rng: random.Random | None
+    ) -> Deck:
+        """A shuffled deck of ``cards``, one of croupier's own constant decks (no card is
+        checked: they are known to be distinct cards)."""
+        seed = _seed(seed)
+        order = list(cards)
+        _rng(rng, seed).shuffle(order)
+        order.reverse()  # as __init__: the top of the deck is the end of the list
+        deck = object.__new__(cls)
+        deck._cards = order
+        deck._dealt = []
+        deck._burned = []
+        deck._discards = []
+        deck.seed = seed
+        return deck
 
     @classmethod
     def stripped(
@@ -170,7 +190,7 @@ class Deck:
         >>> min(Deck.stripped(seed=1).draw(32)).rank
         <Rank.SEVEN: 5>
         """
-        return cls(stripped_deck(lowest), seed=seed, rng=rng)
+        return cls._shuffled(stripped_deck(lowest), seed, rng)
 
     @classmethod
     def stacked(cls, cards: str | Iterable[str | Card]) -> Deck:
@@ -249,7 +269,10 @@ class Deck:
             raise CroupierError(f"the number of cards to deal must be at least 0, not {n}")
         if n > len(self._cards):
             raise EmptyDeckError(f"cannot deal {n} card(s): {len(self._cards)} left")
-        out = tuple(self._cards.pop() for _ in range(n))
+        cards = self._cards
+        out = (cards.pop(),) if n == 1 else tuple(reversed(cards[len(cards) - n :]))
+        if n > 1:
+            del cards[len(cards) - n :]
         self._dealt.extend(out)
         return out
 

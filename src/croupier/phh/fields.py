@@ -159,7 +159,9 @@ def _structure(hh: HandHistory, scale: int) -> BettingStructure:
         return FixedLimit(
             _chips(f["small_bet"], scale, hh.where),
             _chips(f["big_bet"], scale, hh.where),
-            big_bet_from=int(f.get("_croupier_big_bet_from", 2)),
+            big_bet_from=(  # absent: the game's own big-bet street
+                int(f["_croupier_big_bet_from"]) if "_croupier_big_bet_from" in f else None
+            ),
         )
     raise PHHError(f"unknown betting structure {name or variant!r}", where=hh.where)
 

@@ -12,6 +12,8 @@ mistake them for a standard variant.
 >>> hand = HandState(TableRules(HOLDEM, NoLimit(), blinds=(1, 2), table_minimum=2),
 ...                  {1: 100, 2: 100, 3: 100}, button=3, seed=1)
 >>> hand.fold(); hand.fold()
+Folded(seat=3)
+Folded(seat=1)
 >>> fields = hand_to_fields(hand)
 >>> fields["variant"], fields["blinds_or_straddles"], fields["actions"][-1]
 ('NT', [1, 2, 0], 'p1 f')
@@ -224,6 +226,7 @@ def dumps(hand: HandState, **extra: Any) -> str:
     >>> from croupier.poker import HandState, TableRules
     >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=2, seed=2)
     >>> hand.fold()
+    Folded(seat=1)
     >>> loads(dumps(hand))[0].fields["finishing_stacks"]
     [95, 105]
     """
@@ -238,6 +241,8 @@ def dumps_all(hands: Iterable[HandState]) -> str:
     >>> hands = [HandState(TableRules(), {1: 100, 2: 100}, button=2, seed=s) for s in (1, 2)]
     >>> for hand in hands:
     ...     hand.fold()
+    Folded(seat=1)
+    Folded(seat=1)
     >>> [h.key for h in loads(dumps_all(hands))]
     ['1', '2']
     """

@@ -87,6 +87,10 @@ _CHORES = {
 }
 
 
+_ACTING = frozenset(("bet", "draw"))
+"""The stages in which a player (the one in ``_actor``) is to act."""
+
+
 @dataclass
 class PlayerState:
     """One seat in the hand.
@@ -180,7 +184,13 @@ class HandCore:
     _placed: bool
     _restock_seed: int
     _restock_orders: list[tuple[Card, ...]]
-    _views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]]
+    _views: dict[int | None, list[ev.Event]]
+    _public_log: list[ev.Event]
+    _own_at: dict[int, list[int]]
+    _dirty: set[int]
+    _all_dirty: bool
+    _public_shown: frozenset[Card]
+    _shown: frozenset[Card]
     _public: tuple[tuple[Any, ...], Any] | None
     _explicit_blinds: dict[int, int]
     _pending_draw: tuple[int, tuple[Card, ...]] | None
@@ -215,7 +225,7 @@ class HandCore:
     @property
     def actor(self) -> int | None:
         """The seat to act, or None."""
-        return self._actor if self.phase in (Phase.BETTING, Phase.DRAWING) else None
+        return self._actor if self._stage in _ACTING else None
 
     @property
     def street_name(self) -> str:
@@ -285,6 +295,13 @@ class HandCore:
 
     def _log(self, event: ev.Event) -> None:
         self.events.append(event)
+        seat = getattr(event, "seat", None)
+        if seat is None:  # an event of the whole table (a collection, an award, the board)
+            self._all_dirty = True
+        else:  # every change to a seat is logged as an event naming it
+            self._dirty.add(seat)
+        if type(event) is ev.HandShown:  # the cards every viewer may now see
+            self._shown = self._shown | frozenset(event.cards)
 
     def _clockwise_from(self, seat: int) -> list[int]:
         """Seats in clockwise order starting just after ``seat``."""

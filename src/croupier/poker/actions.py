@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Self
 
 from croupier.cards.card import Card, parse_cards
@@ -59,8 +59,20 @@ class Action:
             object.__setattr__(self, "seat", _invalid(seat_number, self.seat, "an action's seat"))
 
     def for_seat(self, seat: int | None) -> Self:
-        """The same action named for ``seat`` (or for nobody in particular)."""
-        return replace(self, seat=seat)
+        """The same action named for ``seat`` (or for nobody in particular): a copy whose
+        other fields were checked when this action was made.
+
+        >>> RaiseTo(30).for_seat(2)
+        RaiseTo(amount=30, seat=2)
+        """
+        if seat is not None:
+            seat = _invalid(seat_number, seat, "an action's seat")
+        if seat == self.seat:
+            return self
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        object.__setattr__(twin, "seat", seat)
+        return twin
 
     def __repr__(self) -> str:
         parts = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name != "seat"]

@@ -10,7 +10,8 @@ and the fold / check / call / bet-or-raise / bring-in triads, as one part of
 
 from __future__ import annotations
 
-from croupier.checks import can as _can
+import numbers
+
 from croupier.checks import whole_chips
 from croupier.errors import IllegalActionError
 from croupier.poker import events as ev
@@ -20,6 +21,11 @@ from croupier.poker.exposed import exposed_strength
 from croupier.poker.games import ForcedBets, Opener, Street
 
 __all__ = ["Betting"]
+
+
+def _is_chips(value: object) -> bool:
+    """Whether ``value`` is a whole, non-negative number of chips (as ``whole_chips`` takes)."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral) and int(value) >= 0
 
 
 class Betting(HandCore):
@@ -252,17 +258,29 @@ class Betting(HandCore):
                 f"seat {self._actor} may not fold now",
             )
 
-    def can_fold(self) -> bool:
-        """Whether :meth:`fold` is legal now."""
-        return _can(self.verify_fold)
+    def _betting_legal(self) -> LegalActions | None:
+        """The legal actions when a player is to act in a betting round, else None."""
+        if self._stage != "bet" or self._actor is None:
+            return None
+        return self.legal_actions()
 
-    def fold(self) -> None:
+    def can_fold(self) -> bool:
+        """Whether :meth:`fold` is legal now (worked out, never raised and caught)."""
+        legal = self._betting_legal()
+        return legal is not None and legal.fold
+
+    def fold(self) -> ev.Folded:
         """Fold: the player's chips stay in the pot (they can no longer win it)."""
         self.verify_fold()
+        return self._fold()
+
+    def _fold(self) -> ev.Folded:
         player = self.players[self._actor]  # type: ignore[index]
         player.folded = True
-        self._log(ev.Folded(player.seat))
+        event = ev.Folded(player.seat)
+        self._log(event)
         self._acted(player)
+        return event
 
     def verify_check(self) -> None:
         """Raise unless the player to act may check."""
@@ -277,14 +295,20 @@ class Betting(HandCore):
 
     def can_check(self) -> bool:
         """Whether :meth:`check` is legal now."""
-        return _can(self.verify_check)
+        legal = self._betting_legal()
+        return legal is not None and legal.check
 
-    def check(self) -> None:
+    def check(self) -> ev.Checked:
         """Check (nothing to call)."""
         self.verify_check()
+        return self._check()
+
+    def _check(self) -> ev.Checked:
         player = self.players[self._actor]  # type: ignore[index]
-        self._log(ev.Checked(player.seat))
+        event = ev.Checked(player.seat)
+        self._log(event)
         self._acted(player)
+        return event
 
     def verify_call(self) -> None:
         """Raise unless the player to act may call."""
@@ -294,15 +318,21 @@ class Betting(HandCore):
 
     def can_call(self) -> bool:
         """Whether :meth:`call` is legal now."""
-        return _can(self.verify_call)
+        legal = self._betting_legal()
+        return legal is not None and legal.call is not None
 
-    def call(self) -> None:
+    def call(self) -> ev.Called:
         """Call the highest bet, or go all in for less when the stack is short (Call, Table Stakes)."""
         self.verify_call()
+        return self._call()
+
+    def _call(self) -> ev.Called:
         player = self.players[self._actor]  # type: ignore[index]
         paid = self._put(player, self._current_bet - player.bet)
-        self._log(ev.Called(player.seat, paid, all_in=player.stack == 0))
+        event = ev.Called(player.seat, paid, all_in=player.stack == 0)
+        self._log(event)
         self._acted(player)
+        return event
 
     def verify_raise_to(self, amount: int) -> None:
         """Raise unless the player to act may bet or raise to ``amount`` (a round total)."""
@@ -344,12 +374,19 @@ class Betting(HandCore):
 
     def can_raise_to(self, amount: int) -> bool:
         """Whether :meth:`raise_to` with this amount is legal now."""
-        return _can(self.verify_raise_to, amount)
+        legal = self._betting_legal()
+        if legal is None or legal.raise_to is None or not _is_chips(amount):
+            return False
+        low, high = legal.raise_to
+        player = self.players[self._actor]  # type: ignore[index]
+        amount = int(amount)
+        on_unit = amount % self.rules.chip_unit == 0 or amount == player.bet + player.stack
+        return low <= amount <= high and on_unit
 
-    def raise_to(self, amount: int) -> None:
+    def raise_to(self, amount: int) -> ev.RaisedTo:
         """Bet or raise so that the player's total for the round is ``amount``."""
         self.verify_raise_to(amount)
-        self._make_bet(int(amount), bring_in=False)
+        return self._make_bet(int(amount), bring_in=False)  # type: ignore[return-value]
 
     def verify_bring_in(self, amount: int) -> None:
         """Raise unless the lowest up card may bring in for ``amount`` (12.2(a))."""
@@ -368,14 +405,22 @@ class Betting(HandCore):
 
     def can_bring_in(self, amount: int) -> bool:
         """Whether :meth:`bring_in` is legal now."""
-        return _can(self.verify_bring_in, amount)
+        legal = self._betting_legal()
+        if legal is None or legal.bring_in is None or not _is_chips(amount):
+            return False
+        low, high = legal.bring_in
+        player = self.players[self._actor]  # type: ignore[index]
+        amount = int(amount)
+        fixed = self.rules.structure.fixed_increment(self.street) is not None
+        on_unit = amount % self.rules.chip_unit == 0 or amount == player.bet + player.stack
+        return low <= amount <= high and (not fixed or amount in (low, high)) and on_unit
 
-    def bring_in(self, amount: int) -> None:
+    def bring_in(self, amount: int) -> ev.BringIn:
         """The lowest up card opens the betting with at least the table minimum (12.2(a))."""
         self.verify_bring_in(amount)
-        self._make_bet(int(amount), bring_in=True)
+        return self._make_bet(int(amount), bring_in=True)  # type: ignore[return-value]
 
-    def _make_bet(self, total: int, *, bring_in: bool) -> None:
+    def _make_bet(self, total: int, *, bring_in: bool) -> ev.BringIn | ev.RaisedTo:
         player = self.players[self._actor]  # type: ignore[index]
         structure = self.rules.structure
         short_all_in = self.rules.short_all_in
@@ -414,12 +459,15 @@ class Betting(HandCore):
             # full raise they reopen the betting (see _closed_to) and a new run starts
             run = (*self._short_run, increment) if all_in else ()
             self._short_run = () if sum(run) >= self._full_increment() else run
-        if bring_in:
-            self._log(ev.BringIn(player.seat, total, all_in))
-        else:
-            self._log(ev.RaisedTo(player.seat, total, increment, full, all_in))
+        event: ev.BringIn | ev.RaisedTo = (
+            ev.BringIn(player.seat, total, all_in)
+            if bring_in
+            else ev.RaisedTo(player.seat, total, increment, full, all_in)
+        )
+        self._log(event)
         self._to_act = {p.seat for p in self.players.values() if p.can_act and p is not player}
         self._acted(player)
+        return event
 
     def _completes(self, full_bet: int, fixed: int | None) -> bool:
         """Whether the next bet completes an opening smaller than a full bet: no bet yet,

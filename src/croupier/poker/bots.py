@@ -131,6 +131,7 @@ def opponent_tightness(view: SeatView, seat: int) -> int:
     >>> from croupier.poker import HandState, TableRules
     >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=3)
     >>> hand.raise_to(30)
+    RaisedTo(seat=1, to=30, increment=20, full=True, all_in=False)
     >>> opponent_tightness(hand.view_for(2), 1), opponent_tightness(hand.view_for(2), 3)
     (3, 1)
     """

@@ -203,12 +203,19 @@ class Dealing(HandCore):
             self._log(ev.CommunityDealt(cards))
         else:
             for face_up, count in ((False, street.down), (True, street.up)):
-                for _ in range(count):  # one card at a time, clockwise (17.1(d), 12.1(c))
-                    for seat in live:
-                        card = self._draw(1)
-                        player = self.players[seat]
-                        (player.up if face_up else player.down).extend(card)
-                        self._log(ev.CardsDealt(seat, card, up=face_up))
+                total = count * len(live)
+                if not total:
+                    continue
+                # one card at a time, clockwise (17.1(d), 12.1(c)): the k-th card off the
+                # top goes to the k-th seat of the round; a short or placed deck card by card
+                whole = not self._placed and len(self.deck) >= total
+                cards = self.deck.draw(total) if whole else ()
+                for k in range(total):
+                    seat = live[k % len(live)]
+                    card = (cards[k],) if whole else self._draw(1)
+                    player = self.players[seat]
+                    (player.up if face_up else player.down).extend(card)
+                    self._log(ev.CardsDealt(seat, card, up=face_up))
         if street.board:
             cards = self._draw(street.board)
             self.board.extend(cards)
@@ -239,9 +246,12 @@ class Dealing(HandCore):
         """Whether :meth:`discard` is legal now."""
         return can(self.verify_discard, cards)
 
-    def discard(self, cards: Iterable[str | Card] = ()) -> None:
+    def discard(self, cards: Iterable[str | Card] = ()) -> ev.Discarded:
         """Discard these cards (none to stand pat) and be dealt as many replacements."""
         self.verify_discard(cards)
+        return self._discard(cards)
+
+    def _discard(self, cards: Iterable[str | Card]) -> ev.Discarded:
         player = self.players[self._actor]  # type: ignore[index]
         chosen = _parse_discards(cards)
         if (
@@ -253,13 +263,15 @@ class Dealing(HandCore):
             raise CroupierError("the deck is exhausted: no cards left to replace the discards")
         for card in chosen:
             player.down.remove(card)
-        self._log(ev.Discarded(player.seat, chosen))
+        event = ev.Discarded(player.seat, chosen)
+        self._log(event)
         if chosen and self._placed and len(self.deck) < len(chosen):
             self._pending_draw = (player.seat, chosen)  # a live dealer deals the replacements
             self._stage = "replace"
             self._actor = None
-            return
+            return event
         self._replace(player, chosen)
+        return event
 
     def _replace(self, player: PlayerState, chosen: tuple[Card, ...]) -> None:
         """Deal a drawing player's replacements, then pass the draw on."""

@@ -128,6 +128,12 @@ class GameSpec:
     """What is inferred where the Gazette text is missing (shown by ``croupier rules``)."""
     seat_rule: str = "Omaha 17.1(a)"
     """The game's rule for choosing seats (its own copy of x.1(a))."""
+    big_bet_street: int = 2
+    """The first street (0-based) of fixed limit's big bet, where a
+    :class:`~croupier.poker.structures.FixedLimit` names none: the Gazette's definition of
+    a fixed bet gives no street, so each game takes common casino practice (the turn in
+    hold'em and Omaha, the third betting round in Manila and both studs, after the draw in
+    draw poker; ``docs/decisions.md``)."""
 
     def limit_rule(self, letter: str) -> str:
         """The id of this game's own copy of a betting-limit rule, named by its Omaha 17.6
@@ -206,6 +212,7 @@ HOLDEM = GameSpec(
         "Section 16 is missing except 16.6(e)-(f): played as Omaha (17) with two hole cards "
         "and the best five of any hole and board cards (DIGEST 2.C, 6.2).",
     ),
+    big_bet_street=2,
 )
 
 OMAHA = GameSpec(
@@ -232,6 +239,7 @@ OMAHA = GameSpec(
         )
         for letter in letters
     ),
+    big_bet_street=2,
 )
 
 MANILA = GameSpec(
@@ -265,6 +273,7 @@ MANILA = GameSpec(
         "A 32-card deck (7 to ace), flush above full house, A-7-8-9-10 the lowest straight.",
         "No burn before the first board card (it comes with the deal): four burns a hand.",
     ),
+    big_bet_street=2,
 )
 
 THREE_CARD_MANILA = GameSpec(
@@ -294,6 +303,7 @@ THREE_CARD_MANILA = GameSpec(
         "Exactly two of the three hole cards with exactly three board cards.",
         "The final round and the limits (15.4+) are as in 14.4 and 17.5-17.6.",
     ),
+    big_bet_street=2,
 )
 
 DRAW = GameSpec(
@@ -320,6 +330,7 @@ DRAW = GameSpec(
         "If the stub runs short during the draw, the discards (never the burn cards, nor the "
         "drawing player's own discards) are shuffled to finish it.",
     ),
+    big_bet_street=1,
 )
 
 FIVE_CARD_STUD = GameSpec(
@@ -345,6 +356,7 @@ FIVE_CARD_STUD = GameSpec(
         "12.3+ are missing: a burn and one up card before each later round; the best exposed "
         "hand opens, ties going to the first such player clockwise from the dealer's left.",
     ),
+    big_bet_street=2,
 )
 
 SEVEN_CARD_STUD = GameSpec(
@@ -372,6 +384,7 @@ SEVEN_CARD_STUD = GameSpec(
         "If the deck cannot give every player a seventh card, one community card is dealt "
         "face up instead and plays in every hand.",
     ),
+    big_bet_street=2,
 )
 
 GAMES: dict[str, GameSpec] = {

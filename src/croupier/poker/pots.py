@@ -43,6 +43,9 @@ def build_pots(
     [(90, (1, 2))]
     """
     live = sorted(s for s in contributions if s not in folded)
+    if all_in is not None and live and not any(s in all_in for s in live):
+        total = sum(contributions.values())  # nobody in the hand is all in: one pot
+        return [Pot(total, tuple(live))] if total else []
     if all_in is None:
         top = max((contributions[s] for s in live), default=0)
         all_in = {s for s in live if contributions[s] < top}

@@ -6,6 +6,7 @@ module holds the work so the state machine stays small.
 >>> from croupier.poker import HandState, TableRules
 >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=2)
 >>> hand.fold()
+Folded(seat=2)
 >>> replay_hand(HandState, TableRules(), hand.events).snapshot() == hand.snapshot()
 True
 """

@@ -271,6 +271,8 @@ class TableRules:
                 "structure must be a betting structure (NoLimit(), PotLimit(), FixedLimit(small, "
                 f"big), SpreadLimit(minimum, maximum)), not {self.structure!r}"
             )
+        if isinstance(self.structure, FixedLimit):  # the game's big-bet street, unless named
+            put(self, "structure", self.structure.for_game(self.game.big_bet_street))
         blinds = self.blinds
         if isinstance(blinds, str | bytes) or not isinstance(blinds, tuple | list):
             raise CroupierError(f"blinds must be a tuple of chip amounts, not {blinds!r}")

@@ -5,6 +5,7 @@
 >>> from croupier.poker import HandState, TableRules
 >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
 >>> hand.fold(); hand.awards[0].shares
+Folded(seat=2)
 ((1, 10),)
 """
 
@@ -176,13 +177,15 @@ class Showdown(HandCore):
         """Whether :meth:`concede` is legal now."""
         return _can(self.verify_concede, seat)
 
-    def concede(self, seat: int) -> None:
+    def concede(self, seat: int) -> ev.Conceded:
         """Give up the hand unshown at the showdown (driven step by step, ``automatic=False``);
         the hand can then win no pot unless every other claimant has conceded too."""
         self.verify_concede(seat)
         seat = int(seat)
         self.dead.add(seat)
-        self._log(ev.Conceded(seat))
+        event = ev.Conceded(seat)
+        self._log(event)
+        return event
 
     # ------------------------------------------------------- after the showdown
     def verify_request_show(self, seat: int) -> None:

@@ -13,19 +13,25 @@ rebuilds the hand from that log.
 >>> hand.actor, hand.legal_actions().describe()
 (1, 'fold, call 10, raise to 20..1000')
 >>> hand.raise_to(30); hand.fold(); hand.call()
+RaisedTo(seat=1, to=30, increment=20, full=True, all_in=False)
+Folded(seat=2)
+Called(seat=3, amount=20, all_in=False)
 >>> hand.street_name, hand.total_pot
 ('flop', 65)
 >>> hand.check(); hand.check()
+Checked(seat=3)
+Checked(seat=1)
 >>> hand.can_raise_to(5)
 False
 """
 
 from __future__ import annotations
 
-import dataclasses
+import bisect
+import functools
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from croupier.cards.card import Card
 from croupier.cards.deck import Deck, full_deck
@@ -65,7 +71,7 @@ from croupier.poker.games import ForcedBets
 from croupier.poker.replay import replay_hand
 from croupier.poker.settings import TableRules
 from croupier.poker.showdown import Showdown
-from croupier.poker.views import PlayerView, SeatView, censor_event, shown_cards
+from croupier.poker.views import PlayerView, SeatView, censor_event
 from croupier.version import engine_version
 
 __all__ = [
@@ -76,6 +82,23 @@ __all__ = [
     "PlayerState",
     "engine_version",
 ]
+
+
+@functools.cache
+def _game_cards(lowest_rank: int) -> frozenset[Card]:
+    """The cards of a game's deck: every card from ``lowest_rank`` up."""
+    return frozenset(c for c in full_deck() if c.rank >= lowest_rank)
+
+
+_NO_OWNER = -1
+"""No seat sees an event otherwise than every viewer does."""
+
+
+def _owner(event: ev.Event) -> int:
+    """The seat that sees a censored event whole: a player's own down cards or discards."""
+    if isinstance(event, ev.CardsDealt | ev.Discarded):
+        return event.seat
+    return _NO_OWNER
 
 
 _Public = tuple[
@@ -168,7 +191,7 @@ class HandState(Dealing, Betting, Showdown):
         self.voluntary_blind = voluntary_blind
         """Whether a voluntary blind (11.x(c)) is posted."""
         self._rng: random.Random = rng if rng is not None else make_rng(seed)
-        self._game_cards = frozenset(c for c in full_deck() if c.rank >= game.ranking.lowest_rank)
+        self._game_cards = _game_cards(game.ranking.lowest_rank)
         if deck is None:
             lowest = game.ranking.lowest_rank
             deck = (
@@ -226,11 +249,23 @@ class HandState(Dealing, Betting, Showdown):
         if set(self._antes) - set(stacks):
             raise CroupierError("antes must name seated players")
         self._restock_orders: list[tuple[Card, ...]] = []
-        self._views: dict[int | None, tuple[frozenset[Card], list[ev.Event]]] = {}
+        self._views: dict[int | None, list[ev.Event]] = {}
+        self._public_log: list[ev.Event] = []
+        """Each event as a spectator sees it (see :meth:`_censored_log`)."""
+        self._own_at: dict[int, list[int]] = {}
+        """Where in the log each seat sees an event whole that others see censored."""
+        self._public_shown: frozenset[Card] = frozenset()
+        self._shown: frozenset[Card] = frozenset()
         self._public: tuple[tuple[Any, ...], _Public] | None = None
-        self._start_shown: ev.Event | None = None
-        """The hand's first event as every viewer sees it (without the deck order)."""
         self._own: dict[int, tuple[PlayerView, PlayerView]] = {}
+        self._records: list[PlayerView | None] = [None] * len(stacks)
+        self._dirty: set[int] = set()
+        """Seats whose public record may have changed since the last view."""
+        self._all_dirty = True
+        """Each seat as a spectator sees it (see :meth:`_public_view`)."""
+        self._pot_key: tuple[tuple[int, bool], ...] = ()
+        self._pot_amounts: tuple[int, ...] = ()
+        self._index = {s: i for i, s in enumerate(self.players)}
         self._pending_draw: tuple[int, tuple[Card, ...]] | None = None
         self.ante_trimming = ante_trimming
         """Whether an ante above every other player's ante is returned, like an uncalled bet
@@ -366,29 +401,28 @@ class HandState(Dealing, Betting, Showdown):
         RaisedTo(seat=1, to=30, increment=20, full=True, all_in=False)
         """
         self.verify(action)
-        before = len(self.events)
         match action:
             case Fold():
-                self.fold()
+                return self._fold()
             case Check():
-                self.check()
+                return self._check()
             case Call():
-                self.call()
+                return self._call()
             case CheckOrCall():
-                self.check() if self.can_check() else self.call()
+                return self._check() if self.can_check() else self._call()
             case RaiseTo(amount=amount):
-                self.raise_to(amount)
+                return self._make_bet(int(amount), bring_in=False)
             case BringIn(amount=amount):
-                self.bring_in(amount)
+                return self._make_bet(int(amount), bring_in=True)
             case Discard(cards=cards):
-                self.discard(cards)
+                return self._discard(cards)
             case Concede(seat=seat):
-                self.concede(seat)  # type: ignore[arg-type]
+                return self.concede(seat)  # type: ignore[arg-type]
             case RequestShow(shown=shown):
-                shown_event = self.request_show(shown)
-                if len(self.events) == before:  # already shown: nothing new is logged
-                    return shown_event
-        return self.events[before]
+                before = len(self.events)
+                shown_event = self.request_show(shown)  # the request, or the hand shown before
+                return self.events[before] if len(self.events) > before else shown_event
+        raise InvalidActionError(f"not a poker action: {action!r}")  # pragma: no cover
 
     # ----------------------------------------------------------------- views
     def view_for(self, seat: int | None) -> SeatView:
@@ -443,34 +477,48 @@ class HandState(Dealing, Betting, Showdown):
     ) -> _Public:
         """The part of every view that is the same for all (the shown cards, each seat as
         a spectator sees it, the pots), worked out once per change of the hand: a server
-        asks for every seat's view after each action."""
+        asks for every seat's view after each action. A seat's record is made anew only
+        when something in it changed (else it is the same object: a server encodes it
+        once), and the pots only when the chips put in or the players in the hand did."""
         key = (len(self.events), self._actor, self._stage, self.street)
         cached = self._public
         if cached is not None and cached[0] == key:
             return cached[1]
-        shown = shown_cards(self.events)
-        before = {} if cached is None else {v.seat: v for v in cached[1][1]}
-        records = []
-        for s, p in self.players.items():
-            up = tuple(p.up)
+        shown = self._shown
+        records = self._records
+        players = self.players
+        changed: Iterable[int] = self.order if self._all_dirty or shown else self._dirty
+        index = self._index
+        for seat in changed:
+            p = players[seat]
             down = tuple(c if c in shown else None for c in p.down)
-            old = before.get(s)
-            if (
-                old is not None
-                and old.stack == p.stack
-                and old.bet == p.bet
-                and old.folded == p.folded
-                and old.all_in == p.all_in
-                and old.up == up
-                and old.down == down
-            ):
-                records.append(old)  # unchanged: the same object (a server encodes it once)
-            else:
-                records.append(PlayerView(s, p.stack, p.bet, p.folded, p.all_in, up, down))
-        players = tuple(records)
-        pots = tuple(pot.amount for pot in self.pots)
-        index = cached[1][5] if cached is not None else {s: i for i, s in enumerate(self.players)}
-        public = (shown, players, pots, self.total_pot, tuple(self.board), index)
+            all_in = p.stack == 0 and not p.folded and p.contributed > 0
+            new = PlayerView(seat, p.stack, p.bet, p.folded, all_in, tuple(p.up), down)
+            i = index[seat]
+            if new != records[i]:
+                records[i] = new
+        self._dirty.clear()
+        self._all_dirty = False
+        all_in_seen = any(r.all_in for r in records if r is not None)
+        total = self.total_pot
+        if not all_in_seen:  # one pot (what build_pots gives when nobody in is all in)
+            self._pot_key = ()
+            self._pot_amounts = (
+                (total,) if total and not all(p.folded for p in self.players.values()) else ()
+            )
+        else:
+            pot_key = tuple((p.contributed, p.folded) for p in self.players.values())
+            if self._pot_key != pot_key:
+                self._pot_key = pot_key
+                self._pot_amounts = tuple(pot.amount for pot in self.pots)
+        public: _Public = (
+            shown,
+            cast(tuple[PlayerView, ...], tuple(records)),  # every record is made above
+            self._pot_amounts,
+            total,
+            tuple(self.board),
+            self._index,
+        )
         self._public = (key, public)
         return public
 
@@ -480,31 +528,46 @@ class HandState(Dealing, Betting, Showdown):
         kept = self._own.get(seat)
         if kept is not None and kept[0] is public and kept[1].down == down:
             return kept[1]
-        own = dataclasses.replace(public, down=down)
+        own = PlayerView(
+            public.seat, public.stack, public.bet, public.folded, public.all_in, public.up, down
+        )
         self._own[seat] = (public, own)
         return own
 
     def _censored_log(self, seat: int | None, shown: frozenset[Card]) -> tuple[ev.Event, ...]:
-        """The log as ``seat`` sees it, kept per seat and extended event by event. A new
-        shown hand can uncover earlier deals: then the entries that hide cards are
-        censored again (an entry shown as it is stays so while more cards are shown)."""
-        cached = self._views.get(seat)
+        """The log as ``seat`` sees it, extended by the events since the seat's last view.
+
+        Each event is censored once for every viewer (its public form, and the one seat
+        that sees it whole: a player's own down cards and discards); a seat's log takes the
+        public form unless it is that seat. A new shown hand can uncover earlier deals:
+        then the public forms are worked out again (once a hand, at the showdown)."""
         events = self.events
-        if cached is None or not shown >= cached[0]:
-            log = [censor_event(e, seat, shown) for e in events]
-        else:
-            log = cached[1]
-            if cached[0] != shown:  # more cards shown: only a hidden entry can change
-                for i, seen in enumerate(log):
-                    if seen is not events[i]:
-                        log[i] = censor_event(events[i], seat, shown)
-            log.extend(censor_event(e, seat, shown) for e in events[len(log) :])
-        if log and log[0] is not self._start_shown:  # one object for every viewer (a
-            if self._start_shown is None:  # server encodes it once): the start, deckless
-                self._start_shown = log[0]
-            else:
-                log[0] = self._start_shown
-        self._views[seat] = (shown, log)
+        public, own_at = self._public_log, self._own_at
+        if self._public_shown != shown:
+            public.clear()  # more cards shown: censor again
+            own_at.clear()
+            self._views.clear()
+            self._public_shown = shown
+        done = len(public)
+        if done < len(events):
+            for i in range(done, len(events)):
+                event = events[i]
+                seen = censor_event(event, None, shown)
+                public.append(seen)
+                if seen is not event:
+                    owner = _owner(event)
+                    if owner != _NO_OWNER:
+                        own_at.setdefault(owner, []).append(i)
+        log = self._views.get(seat)
+        if log is None:
+            log = self._views[seat] = []
+        start = len(log)
+        if start < len(public):
+            log.extend(public[start:])  # the public forms, then the seat's own entries
+            if seat is not None:
+                mine = own_at.get(seat, [])
+                for i in mine[bisect.bisect_left(mine, start) :]:
+                    log[i] = events[i]
         return tuple(log)
 
     # ------------------------------------------------------------ copies, payoffs
@@ -515,9 +578,11 @@ class HandState(Dealing, Betting, Showdown):
 
         >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=7)
         >>> twin = hand.copy(); twin.fold()
+        Folded(seat=1)
         >>> len(twin.events) > len(hand.events), hand.actor
         (True, 1)
         >>> hand.fold(); twin.snapshot() == hand.snapshot()
+        Folded(seat=1)
         True
         """
         new = object.__new__(HandState)
@@ -542,8 +607,13 @@ class HandState(Dealing, Betting, Showdown):
         state["dead"] = set(self.dead)
         state["_restock_orders"] = self._restock_orders[:]
         state["_views"] = {}
+        state["_public_log"] = []
+        state["_own_at"] = {}
         state["_public"] = None
         state["_own"] = {}
+        state["_records"] = [None] * len(self.players)
+        state["_dirty"] = set()
+        state["_all_dirty"] = True
         return new
 
     def payoffs(self) -> dict[int, int]:
@@ -552,6 +622,8 @@ class HandState(Dealing, Betting, Showdown):
 
         >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=7)
         >>> hand.fold(); hand.fold()
+        Folded(seat=1)
+        Folded(seat=2)
         >>> hand.payoffs()
         {1: 0, 2: -5, 3: 5}
         """
@@ -591,6 +663,7 @@ class HandState(Dealing, Betting, Showdown):
         >>> from croupier.poker import OMAHA, PotLimit
         >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=2)
         >>> hand.fold()
+        Folded(seat=2)
         >>> HandState.replay(TableRules(), hand.events).stacks == hand.stacks
         True
         >>> HandState.replay(TableRules(OMAHA, PotLimit()), hand.events)

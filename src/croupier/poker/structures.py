@@ -131,19 +131,26 @@ class FixedLimit(BettingStructure):
     """Fixed (structured) limit: every bet and raise is exactly the street's bet size.
 
     ``small_bet`` applies to the streets before ``big_bet_from`` (0-based street
-    index), ``big_bet`` from then on. A bet and three raises a round (17.6(f)).
+    index), ``big_bet`` from then on. A bet and three raises a round (17.6(f)). Left
+    out (None), the street is the game's own (:attr:`GameSpec.big_bet_street
+    <croupier.poker.games.GameSpec.big_bet_street>`), filled in by
+    :class:`~croupier.poker.settings.TableRules`: the turn in hold'em, after the draw in
+    draw poker.
 
     >>> fl = FixedLimit(10, 20, big_bet_from=2)
     >>> fl.fixed_increment(1), fl.fixed_increment(2)
     (10, 20)
+    >>> from croupier.poker import DRAW, TableRules
+    >>> TableRules(DRAW, FixedLimit(10, 20), blinds=(5, 10)).structure.big_bet_from
+    1
     """
 
     small_bet: int
     """The bet size of the early streets."""
     big_bet: int
     """The bet size of the late streets."""
-    big_bet_from: int = 2
-    """The first street (0-based) that uses the big bet."""
+    big_bet_from: int | None = None
+    """The first street (0-based) that uses the big bet; None: the game's own street."""
     capped: ClassVar[bool] = True
     name: ClassVar[str] = "fixed-limit"
     size_rule: ClassVar[str | None] = "Poker definitions: Fixed Bet"
@@ -154,15 +161,28 @@ class FixedLimit(BettingStructure):
         if big < small:
             raise CroupierError(f"the fixed-limit big bet ({big}) is below the small bet ({small})")
         start = self.big_bet_from
-        if isinstance(start, bool) or not isinstance(start, numbers.Integral) or start < 0:
+        if start is not None and (
+            isinstance(start, bool) or not isinstance(start, numbers.Integral) or start < 0
+        ):
             raise CroupierError(f"big_bet_from must be a street index from 0, not {start!r}")
         object.__setattr__(self, "small_bet", small)
         object.__setattr__(self, "big_bet", big)
-        object.__setattr__(self, "big_bet_from", int(start))
+        object.__setattr__(self, "big_bet_from", None if start is None else int(start))
+
+    def for_game(self, big_bet_street: int) -> FixedLimit:
+        """This structure with the game's big-bet street filled in where it names none.
+
+        >>> FixedLimit(10, 20).for_game(1).big_bet_from, FixedLimit(10, 20, big_bet_from=3).for_game(1).big_bet_from
+        (1, 3)
+        """
+        if self.big_bet_from is not None:
+            return self
+        return FixedLimit(self.small_bet, self.big_bet, big_bet_from=big_bet_street)
 
     def fixed_increment(self, street: int) -> int:
         """The bet size of this street."""
-        return self.big_bet if street >= self.big_bet_from else self.small_bet
+        start = 2 if self.big_bet_from is None else self.big_bet_from  # a structure on its own
+        return self.big_bet if street >= start else self.small_bet
 
     def min_bet(self, street: int, table_minimum: int) -> int:
         """The street's bet size."""

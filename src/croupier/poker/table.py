@@ -406,6 +406,7 @@ class Table(Seating):
         >>> again = Table(TableRules(), seats=6); again.sit("Ann", 2, 100); again.sit("Bob", 5, 100)
         >>> again.resume_hand(plan, HandState.replay(TableRules(), hand.events), 1)
         >>> again.hand.fold(); again.finish_hand(again.hand).describe()
+        Folded(seat=2)
         'hand 1 over: Ann 95, Bob 105'
         """
         self._between_hands("resume a hand")
@@ -433,6 +434,7 @@ class Table(Seating):
         >>> table.sit("Ann", 2, 100); table.sit("Bob", 5, 100)
         >>> hand = table.start_hand()
         >>> hand.fold()
+        Folded(seat=2)
         >>> table.finish_hand(hand).describe()
         'hand 1 over: Ann 95, Bob 105'
         """

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -144,22 +144,60 @@ def censor_event(event: ev.Event, seat: int | None, shown: frozenset[Card]) -> e
     >>> censor_event(ev.CardBurned(Card.parse("2c")), 1, frozenset())
     HiddenCards(seat=None, count=1, what='burned')
     """
-    match event:
-        case ev.HandStarted():
-            return dataclasses.replace(event, deck=())
-        case ev.CardsDealt(seat=owner, cards=cards, up=False) if owner != seat and not (
-            shown.issuperset(cards)
-        ):
-            return _hidden(owner, len(cards), "dealt")
-        case ev.Discarded(seat=owner, cards=cards) if owner != seat and not (
-            shown.issuperset(cards)
-        ):
-            return _hidden(owner, len(cards), "discarded")
-        case ev.CardBurned():
-            return _hidden(None, 1, "burned")
-        case ev.StubRestocked(cards=cards):
-            return _hidden(None, len(cards), "restocked")
+    censor = _CENSORS.get(type(event))
+    if censor is None:
+        raise CroupierError(f"a seat view cannot censor {type(event).__name__}: not a poker event")
+    return censor(event, seat, shown)
+
+
+def _seen_whole(event: ev.Event, seat: int | None, shown: frozenset[Card]) -> ev.Event:
+    """An event every viewer sees as it is."""
     return event
+
+
+def _started(event: ev.HandStarted, seat: int | None, shown: frozenset[Card]) -> ev.Event:
+    return dataclasses.replace(event, deck=())  # the deck order is the dealer's secret
+
+
+def _dealt(event: ev.CardsDealt, seat: int | None, shown: frozenset[Card]) -> ev.Event:
+    if event.up or event.seat == seat or shown.issuperset(event.cards):
+        return event
+    return _hidden(event.seat, len(event.cards), "dealt")
+
+
+def _discarded(event: ev.Discarded, seat: int | None, shown: frozenset[Card]) -> ev.Event:
+    if event.seat == seat or shown.issuperset(event.cards):
+        return event
+    return _hidden(event.seat, len(event.cards), "discarded")
+
+
+def _burned(event: ev.CardBurned, seat: int | None, shown: frozenset[Card]) -> ev.Event:
+    return _hidden(None, 1, "burned")
+
+
+def _restocked(event: ev.StubRestocked, seat: int | None, shown: frozenset[Card]) -> ev.Event:
+    return _hidden(None, len(event.cards), "restocked")
+
+
+_Censor = Callable[[Any, int | None, frozenset[Card]], ev.Event]
+_CENSORS: dict[type[ev.Event], _Censor] = {
+    kind: _seen_whole
+    for kind in (getattr(ev, name) for name in ev.__all__)
+    if isinstance(kind, type)
+    and issubclass(kind, ev.Event)
+    and kind not in (ev.Event, ev.PlayerAction)
+}
+"""How each kind of event is censored: the one dispatch over events a view makes (an
+event of a kind not listed here is refused, never passed through unread)."""
+_CENSORS.update(
+    {
+        ev.HandStarted: _started,
+        ev.CardsDealt: _dealt,
+        ev.Discarded: _discarded,
+        ev.CardBurned: _burned,
+        ev.StubRestocked: _restocked,
+    }
+)
 
 
 @functools.cache

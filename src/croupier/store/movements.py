@@ -10,6 +10,7 @@ and :func:`blackjack_movements` check both and raise if the log disagrees with i
 >>> from croupier.poker import HandState, TableRules
 >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=2)
 >>> hand.fold()
+Folded(seat=2)
 >>> [(m.holder, m.kind, m.amount) for m in poker_movements(hand.events)]
 [(2, 'blind', -5), (1, 'blind', -10), (1, 'return', 5), (1, 'award', 10)]
 """
@@ -50,6 +51,8 @@ def poker_movements(events: Sequence[Any]) -> list[Movement]:
     >>> from croupier.poker import HandState, TableRules
     >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=7)
     >>> hand.fold(); hand.fold()
+    Folded(seat=1)
+    Folded(seat=2)
     >>> sum(m.amount for m in poker_movements(hand.events))
     0
     """

@@ -16,6 +16,7 @@ the ledger does not give them, or a cash-out of chips a player does not have, is
 >>> commitment, reveal = commit_deck(deck.remaining)
 >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=deck)
 >>> hand.fold()
+Folded(seat=2)
 >>> store.record_poker_hand(session, hand, commitment, reveal, {1: "ann", 2: "bo"})
 1
 >>> store.balances(session)
