@@ -16,7 +16,12 @@ blackjack``):
    :func:`~croupier.blackjack.policies.mimic_the_dealer` (hit below 17) against OpenSpiel's
    ``blackjack`` driven from Python with the same policy, when ``pyspiel`` is installed
    (the ``bench`` extra); otherwise the referee is timed alone and the reason printed.
-4. **Compiled kernel against the peers, not like for like**: the simulator (compiled, its
+4. **The counter** (issue 29, point 4):
+   :func:`croupier.blackjack.math.counter.simulate_counter`, a Hi-Lo counter (1-12 ramp,
+   the Illustrious 18 worked out for the NZ rules, insurance at its index), one worker,
+   against the plain simulator on one core in alternating pairs; the target is at least
+   1 M rounds a second a core with the count on (a check).
+5. **Compiled kernel against the peers, not like for like**: the simulator (compiled, its
    built-in basic strategy, NZ rules) against each installed peer of
    :mod:`benchmarks.bench_blackjack_peers` playing its own simplified rules.
 """
@@ -200,10 +205,71 @@ def run(cfg: Config) -> BenchResult:
             f"EV {one.ev:+.4%} +- {one.se:.4%} over {n_sim:,} rounds",
         )
     )
+    _counter(res, cfg, chart)
     short = sim(1, cfg.size(2_000_000, 500_000))
     short.key = f"simulator 1 worker, {short.items:,} rounds"
     _referee_and_peers(res, cfg, short, PLAYERS)
     return res
+
+
+COUNTER_TARGET: Final = 1_000_000
+"""Rounds a second a core the counter must reach (issue 29, point 4)."""
+
+
+def _counter(res: BenchResult, cfg: Config, chart: Any) -> None:
+    """The counting simulator against the plain one, both on one core, in pairs."""
+    from croupier.blackjack.math.counter import Counter, counter_play, simulate_counter
+    from croupier.blackjack.math.simulate import simulate
+    from croupier.blackjack.rules import NZ
+
+    n = cfg.size(5_000_000, 1_000_000)
+    counter = Counter()
+    play = counter_play(counter, NZ)  # the index table: cached, not timed
+    simulate_counter(NZ, counter, 10_000, seed=1, play=play)  # load the kernel
+    got: dict[str, Any] = {}
+
+    def counting() -> None:
+        got["counter"] = simulate_counter(NZ, counter, n, seed=3, play=play)
+
+    def plain() -> None:
+        simulate(NZ, n, strategy=chart, seed=3)
+
+    counting_side = Side(
+        "counter simulator 1 core",
+        f"simulate_counter(NZ, Counter(), {n:,}, seed=3): Hi-Lo, 1-12 ramp, Illustrious 18, "
+        "insurance at its index, one worker",
+        counting,
+        n,
+        "rounds",
+        threads=1,
+    )
+    plain_side = Side(
+        "simulator 1 core (no count)",
+        f"simulate(NZ, {n:,}, strategy=chart, seed=3): basic strategy, flat bet, one worker",
+        plain,
+        n,
+        "rounds",
+        threads=1,
+    )
+    comparison = compare(
+        counting_side,
+        plain_side,
+        cfg,
+        pairs=3,
+        note="the price of the count: prefix sums of the tags each shoe, a chart by true count "
+        "at each decision, bets by the count before the round",
+    )
+    res.comparisons.append(comparison)
+    rate = comparison.a.rate
+    result = got["counter"]
+    res.checks.append(
+        Check(
+            f"counter simulator: at least {COUNTER_TARGET:,} rounds a second a core with the count on",
+            rate >= COUNTER_TARGET,
+            f"{rate:,.0f} rounds/s/core ({comparison.ratio:.2f} x the plain simulator's "
+            f"{comparison.b.rate:,.0f}); win rate {result.win_rate_100:+.2f} units per 100 rounds",
+        )
+    )
 
 
 def _referee_and_peers(res: BenchResult, cfg: Config, simulator: Side, players: Any) -> None:

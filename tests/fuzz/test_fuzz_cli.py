@@ -42,10 +42,12 @@ def _commands(
 
 COMMANDS = _commands(cli)
 WORKLOAD = {"rounds", "hands", "samples", "shuffles", "bytes"}
-HEAVY_EXAMPLES = {"simulate", "house-edge", "strategy", "dealer", "equity", "par"}
-EXACT_ANALYSES = {"count", "indices"}
+HEAVY_EXAMPLES = {"simulate", "house-edge", "strategy", "dealer", "equity", "par", "protection"}
+EXACT_ANALYSES = {"count", "indices", "protection"}
 """Commands that run many exact analyses for each new rule set (seconds each): a few
-examples only (their own tests cover their input further)."""
+examples only (their own tests cover their input further). ``protection`` works out the
+index plays for each rule set, and simulates its games ``--rounds`` rounds each (a
+workload: tiny here)."""
 
 _numbers = st.one_of(
     st.integers(-3, 12).map(str),

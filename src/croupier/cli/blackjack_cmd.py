@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -132,6 +133,22 @@ def _fraction(text: str, sep: str, hint: str, example: str) -> Fraction:
         raise click.BadParameter(f"write it as {example}", param_hint=hint) from None
 
 
+def _share(text: object) -> Fraction:
+    """A penetration as a fraction: ``3/4`` or ``0.75`` (bad text: one clear error)."""
+    try:
+        value = Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        raise click.BadParameter(
+            "a share of the shoe such as 0.75 or 3/4", param_hint="--penetration"
+        ) from None
+    if not 0 < value < 1:
+        raise click.BadParameter(
+            f"a share of the shoe between 0 and 1, such as 0.75, not {text}",
+            param_hint="--penetration",
+        )
+    return value
+
+
 def build_rules(
     opts: dict[str, Any], *, simulation: bool = False
 ) -> tuple[BlackjackRules, int | Literal["inf"]]:
@@ -160,12 +177,7 @@ def build_rules(
     pays = _fraction(opts["blackjack_pays"], ":", "--blackjack-pays", "3:2 or 6:5")
     if pays <= 0:
         raise click.BadParameter("the payout must be positive", param_hint="--blackjack-pays")
-    penetration = _fraction(
-        opts["penetration"] if "/" in str(opts["penetration"]) else f"{opts['penetration']}/1",
-        "/",
-        "--penetration",
-        "3/4",
-    )
+    penetration = _share(opts["penetration"])
     try:
         rules = NZ.with_(
             decks=NZ.decks if decks == "inf" else decks,
@@ -541,3 +553,456 @@ def indices_command(
         for label, basic in table.basic.items():
             moves = ", ".join(f"{play} at {tc:+.1f}" for tc, play in table.changes[label])
             click.echo(f"  {label}: {basic}" + (f"; {moves}" if moves else ""))
+
+
+# ------------------------------------------------------------- game protection (issue 29)
+_COMPARE = "0.5,0.6,0.7,0.8,0.85"
+_SPREAD_TOPS = (1, 2, 4, 6, 8, 12, 16, 20)
+
+
+def _spread(text: str) -> tuple[int, int]:
+    parts = str(text).strip().split("-")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(
+            f"write the spread as MIN-MAX in betting units, e.g. 1-12, not {text!r}",
+            param_hint="--spread",
+        )
+    low, high = (int(p) for p in parts)
+    if not 1 <= low <= high <= 10_000:
+        raise click.BadParameter(
+            f"the spread is MIN-MAX with 1 <= MIN <= MAX <= 10000, not {text}",
+            param_hint="--spread",
+        )
+    return low, high
+
+
+def _true_count_option(value: float | None, hint: str) -> float | None:
+    if value is not None and not (math.isfinite(value) and -20 <= value <= 20):
+        raise click.BadParameter(f"a true count from -20 to +20, not {value}", param_hint=hint)
+    return value
+
+
+def _penetrations(text: str, rules: BlackjackRules) -> list[Fraction]:
+    """The penetrations to compare (``none``: no comparison), each checked, with the game's."""
+    if text.strip().lower() == "none":
+        return []
+    out = {rules.penetration}
+    for part in text.split(","):
+        try:
+            value = Fraction(part.strip())
+        except (ValueError, ZeroDivisionError):
+            raise click.BadParameter(
+                f"a list of shares of the shoe such as {_COMPARE}, or none; not {text!r}",
+                param_hint="--compare",
+            ) from None
+        if not 0 < value < 1:
+            raise click.BadParameter(
+                f"each penetration is between 0 and 1, not {part.strip()}", param_hint="--compare"
+            )
+        try:
+            rules.with_(penetration=value).validate_cut_card()
+        except CroupierError as err:
+            raise click.BadParameter(str(err), param_hint="--compare") from None
+        out.add(value)
+    return sorted(out)
+
+
+@blackjack.command("protection")
+@click.option(
+    "--system", "name", default="hi-lo", show_default=True, metavar="NAME", help=_SYSTEM_HELP + "."
+)
+@click.option(
+    "--spread",
+    "spread_text",
+    default="1-12",
+    show_default=True,
+    help="The counter's bet spread MIN-MAX, in betting units.",
+)
+@click.option(
+    "--ramp",
+    "ramp_text",
+    default=None,
+    metavar="TC:UNITS,...",
+    help="Bets by true count, e.g. 2:2,3:4,4:8,5:12 (default: the minimum to +1, rising "
+    "evenly to the maximum at +5).",
+)
+@click.option(
+    "--indices",
+    type=click.Choice(["i18", "all", "published", "none"]),
+    default="i18",
+    show_default=True,
+    help="Index plays: the Illustrious 18 (+ Fab 4 with surrender) worked out for these "
+    "rules, every decision's, the published Hi-Lo ones, or none.",
+)
+@click.option(
+    "--wong-in", type=float, default=None, help="Back-count: sit down at this true count or more."
+)
+@click.option(
+    "--wong-out", type=float, default=None, help="Leave before a round below this true count."
+)
+@click.option(
+    "--no-mid-shoe-entry",
+    is_flag=True,
+    help="The casino bars joining mid-shoe: the counter sits down only at a shoe's start.",
+)
+@click.option(
+    "--cut-card",
+    type=float,
+    default=None,
+    metavar="DECKS",
+    help="Place the cut card DECKS decks from the back (instead of --penetration).",
+)
+@click.option(
+    "--compare",
+    "compare_text",
+    default=_COMPARE,
+    show_default=True,
+    help="Penetrations to compare (the game's is added), or none.",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(1),
+    default=2_000_000,
+    show_default=True,
+    help="Rounds dealt in each simulated game.",
+)
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--seed", type=SEED, default=None, help="Replay a run: a whole number from 0.")
+@click.option(
+    "--rounds-per-hour",
+    type=click.FloatRange(0, 10_000, min_open=True),
+    default=100,
+    show_default=True,
+    help="Rounds a counter plays an hour.",
+)
+@click.option(
+    "--bankroll",
+    type=click.IntRange(1, 10**9),
+    default=1000,
+    show_default=True,
+    help="Bankroll in units (risk of ruin, Kelly bets).",
+)
+@click.option(
+    "--trip-bankroll",
+    type=click.IntRange(1, 10**9),
+    default=200,
+    show_default=True,
+    help="A trip's bankroll in units.",
+)
+@click.option(
+    "--trip-hours",
+    type=click.FloatRange(0, 10_000, min_open=True),
+    default=8,
+    show_default=True,
+    help="A trip's hours of play.",
+)
+@rule_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--chart", "chart_path", default=None, help="Draw the charts to this PNG file.")
+def protection_command(
+    name: str,
+    spread_text: str,
+    ramp_text: str | None,
+    indices: str,
+    wong_in: float | None,
+    wong_out: float | None,
+    no_mid_shoe_entry: bool,
+    cut_card: float | None,
+    compare_text: str,
+    rounds: int,
+    workers: int,
+    seed: int | None,
+    rounds_per_hour: float,
+    bankroll: int,
+    trip_bankroll: int,
+    trip_hours: float,
+    as_json: bool,
+    chart_path: str | None,
+    **opts: Any,
+) -> None:
+    """Game protection: what a card counter earns at this table (win rate per 100 rounds
+    and per hour, SD, SCORE, N0, DI, risk of ruin, Kelly bets), and how that falls with
+    shallower penetration, a narrower spread, or mid-shoe entry barred (docs/counting.md)."""
+    from croupier.blackjack.math.counter import (
+        BetRamp,
+        Counter,
+        counter_play,
+        simulate_counter,
+    )
+    from croupier.blackjack.math.indices import shoe_count
+
+    (system,) = _systems((name,))
+    low, high = _spread(spread_text)
+    _true_count_option(wong_in, "--wong-in")
+    _true_count_option(wong_out, "--wong-out")
+    ctx = click.get_current_context()
+    if (
+        cut_card is not None
+        and ctx.get_parameter_source("penetration") is click.core.ParameterSource.COMMANDLINE
+    ):
+        raise click.UsageError("--cut-card and --penetration both place the cut card: give one")
+    rules, decks = build_rules(opts, simulation=True)
+    decks = _finite_shoe(decks)
+    if cut_card is not None:
+        behind = round(cut_card * 52) if math.isfinite(cut_card) else -1
+        if not 26 <= behind < 52 * decks:
+            raise click.BadParameter(
+                f"from 0.5 to under {decks} decks behind the cut card, not {cut_card:g}",
+                param_hint="--cut-card",
+            )
+        rules = rules.with_(penetration=Fraction(52 * decks - behind, 52 * decks))
+    try:
+        rules.validate_cut_card()
+    except CroupierError as err:
+        raise click.UsageError(str(err)) from None
+    penetrations = _penetrations(compare_text, rules)
+    check_picture_path(chart_path, "--chart")
+    try:
+        ramp = (
+            BetRamp.linear(low, high) if ramp_text is None else BetRamp.parse(ramp_text, low, high)
+        )
+        counter = Counter(
+            system=system,
+            ramp=ramp,
+            indices=indices,
+            wong_in=wong_in,
+            wong_out=wong_out,
+            mid_shoe_entry=not no_mid_shoe_entry,
+        )
+    except CroupierError as err:
+        raise click.UsageError(str(err)) from None
+    # the comparisons: the penetrations, and back-counting with mid-shoe entry allowed or not
+    back_in = 1.0 if wong_in is None else wong_in
+    back_out = (-1.0 if wong_out is None else wong_out) if wong_in is None else wong_out
+    if back_out is not None and back_out > back_in:
+        back_out = back_in
+    scenarios = [
+        ("plays every round", replace(counter, wong_in=None, wong_out=None, mid_shoe_entry=True)),
+        (
+            _wong_label(back_in, back_out, True),
+            replace(counter, wong_in=back_in, wong_out=back_out, mid_shoe_entry=True),
+        ),
+        (
+            _wong_label(back_in, back_out, False),
+            replace(counter, wong_in=back_in, wong_out=back_out, mid_shoe_entry=False),
+        ),
+    ]
+    games = [rules.with_(penetration=p) for p in penetrations if p != rules.penetration]
+    runs = 1 + len(games) + sum(c != counter for _label, c in scenarios)
+    settings: dict[str, Any] = {
+        "rounds_per_hour": rounds_per_hour,
+        "bankroll": bankroll,
+        "trip_bankroll": trip_bankroll,
+        "trip_hours": trip_hours,
+        "workers": workers,
+    }
+    try:
+        if indices in ("i18", "all"):
+            total = shoe_count(system, rules, linear=False)
+            with progress_bar(total, "shoes", shown=not as_json) as bar:
+                play = counter_play(counter, rules, progress=bar.update)
+        else:
+            play = counter_play(counter, rules)
+        with progress_bar(
+            rounds * runs, "rounds", shown=not as_json and rounds * runs >= 10**6
+        ) as bar:
+            main = simulate_counter(
+                rules, counter, rounds, seed=seed, play=play, progress=bar.update, **settings
+            )
+            # every game deals the same shuffled shoes (the run's seed): the differences
+            # between them are measured far more closely than each one
+            by_pen = {rules.penetration: main}
+            for game in games:
+                by_pen[game.penetration] = simulate_counter(
+                    game, counter, rounds, seed=main.seed, play=play, progress=bar.update,
+                    **settings,
+                )  # fmt: skip
+            wonging = []
+            for label, other in scenarios:
+                same = other == counter
+                result = main if same else simulate_counter(
+                    rules, other, rounds, seed=main.seed, play=play, progress=bar.update,
+                    **settings,
+                )  # fmt: skip
+                wonging.append((label, result))
+    except CroupierError as err:
+        raise click.UsageError(str(err)) from None
+    spreads = []
+    for top in sorted({*_SPREAD_TOPS, high}):
+        if top < low:
+            continue
+        mean, sd = main.ramp_value(BetRamp.linear(low, top))
+        spreads.append((f"{low}-{top}", top, mean, sd))
+    if chart_path:
+        _draw_protection(chart_path, main, by_pen, spreads, wonging, rules)
+    if as_json:
+        echo_json(
+            {
+                "counter": main.to_json(),
+                "penetrations": [
+                    {
+                        "penetration": float(p),
+                        "cut_card_decks": float(decks * (1 - p)),
+                        "win_rate_100": r.win_rate_100,
+                        "sd_100": r.sd_100,
+                        "win_per_hour": r.win_per_hour,
+                        "se_per_hour": r.se * rounds_per_hour,
+                        "score": r.score,
+                        "n0": r.n0,
+                        "risk_of_ruin": r.risk_of_ruin,
+                    }
+                    for p, r in sorted(by_pen.items())
+                ],
+                "spreads": [
+                    {
+                        "spread": label,
+                        "win_rate_100": 100 * mean,
+                        "sd_100": 10 * sd,
+                        "win_per_hour": mean * rounds_per_hour,
+                        "score": _score(mean, sd),
+                    }
+                    for label, _top, mean, sd in spreads
+                ],
+                "back_counting": [
+                    {
+                        "scenario": label,
+                        "share_played": r.share_played,
+                        "win_rate_100": r.win_rate_100,
+                        "sd_100": r.sd_100,
+                        "win_per_hour": r.win_per_hour,
+                        "se_per_hour": r.se * rounds_per_hour,
+                        "score": r.score,
+                        "risk_of_ruin": r.risk_of_ruin,
+                    }
+                    for label, r in wonging
+                ],
+            }
+        )
+        return
+    _print_protection(main, by_pen, spreads, wonging, rules)
+
+
+def _score(mean: float, sd: float) -> float:
+    from croupier.blackjack.math.counter import score
+
+    return score(mean, sd)
+
+
+def _wong_label(enter: float, leave: float | None, midshoe: bool) -> str:
+    text = f"back-counts: in at {enter:+g}"
+    if leave is not None:
+        text += f", out below {leave:+g}"
+    return text + ("" if midshoe else ", no mid-shoe entry")
+
+
+def _print_protection(
+    main: Any,
+    by_pen: dict[Fraction, Any],
+    spreads: list[Any],
+    wonging: list[Any],
+    rules: BlackjackRules,
+) -> None:
+    rph = main.rounds_per_hour
+    game = "peek" if rules.hole_card is HoleCard.PEEK else "no hole card"
+    cut = rules.decks * (1 - rules.penetration)
+    click.echo(
+        f"{rules.decks} decks, {game}, penetration {float(rules.penetration):.0%} "
+        f"(cut card {float(cut):g} decks from the back); seed {main.seed}"
+    )
+    click.echo(f"counter: {main.counter.describe()}")
+    if main.insurance is not None:
+        click.echo(f"  insurance at {main.insurance:+g} or more")
+    click.echo(
+        f"{main.rounds:,} rounds dealt, {main.played:,} played ({main.share_played:.1%}), "
+        f"{main.rounds / main.seconds if main.seconds else math.inf:,.0f} rounds/s"
+    )
+    click.echo(
+        f"  average bet        {main.average_bet:.2f} units; edge over the money bet {main.edge:+.3%}"
+    )
+    click.echo(
+        f"  win rate           {main.win_rate_100:+.3f} units per 100 rounds (± {100 * main.se:.3f} SE)"
+    )
+    click.echo(f"  standard deviation {main.sd_100:.2f} units per 100 rounds")
+    click.echo(
+        f"  per hour           {main.win_per_hour:+.3f} units, SD {main.sd_per_hour:.2f} "
+        f"({rph:g} rounds an hour)"
+    )
+    click.echo(
+        f"  SCORE {main.score:.2f}   DI {main.desirability_index:.2f}   N0 {main.n0:,.0f} rounds"
+    )
+    click.echo(f"  risk of ruin, {main.bankroll:,} units for ever: {main.risk_of_ruin:.2%}")
+    sim = main.simulated_trip_risk_of_ruin
+    simulated = (
+        f"; simulated {sim[0]:.2%} ± {sim[1]:.2%} over {main.trips:,} trips"
+        if sim
+        else "; too few trips in the run to simulate"
+    )
+    click.echo(
+        f"  risk of ruin, {main.trip_bankroll:,} units for a trip of {main.trip_hours:g} h "
+        f"({main.trip_rounds:,} rounds): {main.trip_risk_of_ruin:.2%}{simulated}"
+    )
+    kelly = main.kelly_ramp()
+    if kelly:
+        click.echo(f"Kelly bets for a bankroll of {main.bankroll:,} units (within the spread):")
+        click.echo("  " + "  ".join(f"{tc:+d}:{units}" for tc, _e, _k, units in kelly))
+    click.echo(
+        f"{'penetration':<52}{'win/100':>9}{'SD/100':>9}{'win/hour':>10}{'SCORE':>8}{'RoR':>8}"
+    )
+    for p, r in sorted(by_pen.items()):
+        label = f"{float(p):.0%} (cut card {float(rules.decks * (1 - p)):g} decks)"
+        click.echo(
+            f"  {label:<50}{r.win_rate_100:>+9.3f}{r.sd_100:>9.2f}{r.win_per_hour:>+10.3f}"
+            f"{r.score:>8.2f}{r.risk_of_ruin:>8.1%}"
+        )
+    click.echo(
+        f"{'spread (the same rounds, an even ramp)':<52}{'win/100':>9}{'SD/100':>9}{'win/hour':>10}{'SCORE':>8}"
+    )
+    for label, _top, mean, sd in spreads:
+        click.echo(
+            f"  {label:<50}{100 * mean:>+9.3f}{10 * sd:>9.2f}{mean * rph:>+10.3f}{_score(mean, sd):>8.2f}"
+        )
+    click.echo(f"{'back-counting':<58}{'played':>9}{'win/100':>9}{'win/hour':>10}{'SCORE':>8}")
+    for label, r in wonging:
+        click.echo(
+            f"  {label:<56}{r.share_played:>9.1%}{r.win_rate_100:>+9.3f}{r.win_per_hour:>+10.3f}"
+            f"{r.score:>8.2f}"
+        )
+
+
+def _draw_protection(
+    path: str,
+    main: Any,
+    by_pen: dict[Fraction, Any],
+    spreads: list[Any],
+    wonging: list[Any],
+    rules: BlackjackRules,
+) -> None:
+    from croupier.blackjack.math.pictures import draw_protection
+
+    rph = main.rounds_per_hour
+    kelly = {tc: k for tc, _e, k, _u in main.kelly_ramp()}
+    rows = [r for r in main.table if r.rounds >= max(1000, main.rounds // 10_000)]
+    try:
+        draw_protection(
+            path,
+            penetrations=[
+                (float(p), r.win_per_hour, r.se * rph) for p, r in sorted(by_pen.items())
+            ],
+            spreads=[(top, mean * rph) for _label, top, mean, _sd in spreads],
+            true_counts=[
+                (
+                    r.true_count,
+                    r.edge,
+                    r.rounds / main.rounds,
+                    main.counter.ramp.units(r.true_count),
+                    kelly.get(r.true_count, math.nan),
+                )
+                for r in rows
+            ],
+            scenarios=[(label, r.win_per_hour, r.se * rph) for label, r in wonging],
+            title=f"{main.counter.system.name} counter, {rules.decks} decks, "
+            f"{float(rules.penetration):.0%} penetration, spread "
+            f"{main.counter.ramp.minimum}-{main.counter.ramp.maximum}",
+        )
+    except (CroupierError, OSError) as err:
+        raise click.ClickException(str(err)) from None

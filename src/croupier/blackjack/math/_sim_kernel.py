@@ -18,7 +18,18 @@ from numba import njit
 
 from croupier.blackjack.math._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide, may_double
 
-__all__ = ["MAX_HANDS", "new_scratch", "play_round", "play_shoe", "run_task", "seed_state"]
+__all__ = [
+    "MAX_HANDS",
+    "bucket",
+    "new_scratch",
+    "play_round",
+    "play_round_counted",
+    "play_shoe",
+    "run_counter",
+    "run_task",
+    "seed_state",
+    "true_count",
+]
 
 # params
 P_PEEK, P_H17, P_SPLITS_ALL, P_DOUBLES_ALL, P_DOUBLE_ON, P_DAS, P_MAX_HANDS = 0, 1, 2, 3, 4, 5, 6
@@ -32,10 +43,23 @@ S_HANDS, S_BUSTS, S_DEALER_BUSTS, S_INS_TAKEN, S_INS_WON, S_SURRENDERS = 7, 8, 9
 S_WINS, S_PUSHES, S_LOSSES, S_SHUFFLES = 13, 14, 15, 16
 N_STATS = 17
 
+# the count's context (float64): on, cards in the shoe, mean tag a card, lowest layer's
+# true count, insurance index, the first card counted (1 after a burn), the betting tags'
+# mean, the lowest true count the ramp and the statistics keep
+C_ON, C_CARDS, C_MEAN, C_LO, C_INS, C_ORIGIN, C_BET_MEAN, C_BET_LO = 0, 1, 2, 3, 4, 5, 6, 7
+N_CTX = 8
+
+# counter statistics (run_counter)
+K_DEALT, K_PLAYED, K_NET, K_NET2, K_WAGERED, K_TRIPS, K_RUINED, K_SHOES = 0, 1, 2, 3, 4, 5, 6, 7
+N_KSTATS = 8
+
 MAX_HANDS = 8
 """The most hands a box may become in the kernel."""
 _MAXH = MAX_HANDS
 _MAXC = 24
+_NO_CHARTS = np.zeros((1, 3, 22, 11), np.int8)
+_NO_CUM = np.zeros(1, np.float64)
+_NO_CTX = np.zeros(N_CTX, np.float64)
 
 
 @njit(cache=True, inline="always")
@@ -159,8 +183,53 @@ def play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, sta
     (:func:`new_scratch`) for up to 8 hands
     (``MAX_HANDS``; the wrapper refuses more).
     ``flags`` columns: 0 from split, 1 split aces, 2 doubled, 3 surrendered, 4 done, 5 acted.
+    The chart alone decides (no count): :func:`play_round_counted` with the count off.
     """
+    return play_round_counted(
+        shoe, pos, params, chart, _NO_CHARTS, _NO_CUM, _NO_CTX,
+        wager, stats, cards, ncards, flags, stake, dealer,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def true_count(cum, p, hole, ctx):
+    """The (balanced-equivalent) true count with the first ``p`` cards of the shoe dealt,
+    the card at ``hole`` unseen (a peek game's hole card; -1: none): ``cum[i]`` is the sum
+    of the tags of the cards from the first one counted (``ctx[C_ORIGIN]``: a burned card is
+    not seen) up to card i, ``ctx[C_MEAN]`` the mean tag of a card (the imbalance a card)."""
+    seen = p - int(ctx[C_ORIGIN])
+    running = cum[p]
+    if hole >= 0:
+        running -= cum[hole + 1] - cum[hole]
+        seen -= 1
+    return (running - ctx[C_MEAN] * seen) * 52.0 / (ctx[C_CARDS] - seen)
+
+
+@njit(cache=True, inline="always")
+def bucket(tc, lo, n):
+    """The layer of a true count: ``floor(tc) - lo``, held within ``0 .. n - 1``."""
+    b = int(np.floor(tc)) - lo
+    if b < 0:
+        return 0
+    if b >= n:
+        return n - 1
+    return b
+
+
+@njit(cache=True)
+def play_round_counted(
+    shoe, pos, params, chart, charts, cum, ctx, wager, stats, cards, ncards, flags, stake, dealer
+):
+    """:func:`play_round` for a counter: with ``ctx[C_ON]`` set, each decision reads the
+    chart ``charts[b]`` of the true count at the decision (the cards on the table counted;
+    :func:`bucket` of :func:`true_count` by ``ctx[C_LO]``), and ``params[P_INSURE]`` 2
+    insures when the true count after the deal is at least ``ctx[C_INS]``. With it off,
+    ``chart`` decides and ``charts``/``cum`` are not read."""
+    counting = ctx[C_ON] != 0
+    lo = int(ctx[C_LO])
+    n_layers = charts.shape[0]
     peek = params[P_PEEK] != 0
+    hole = pos + 3 if peek else -1  # a peek game's hole card stays unseen while boxes play
     by_rank = params[P_BY_RANK] != 0
     max_hands = params[P_MAX_HANDS]
     for f in range(6):  # later hands are initialised when a split makes them
@@ -181,8 +250,11 @@ def play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, sta
     up = _value(dealer[0])
     insured = 0
     if up == 1 and params[P_INSURANCE] != 0 and params[P_INSURE] != 0:
+        insure_now = True
+        if params[P_INSURE] == 2:
+            insure_now = counting and true_count(cum, pos, hole, ctx) >= ctx[C_INS]
         unit = params[P_UNIT]
-        insured = wager // 2 // unit * unit
+        insured = wager // 2 // unit * unit if insure_now else 0
         if insured > 0:
             stats[S_INS_TAKEN] += 1
     declined = False
@@ -220,8 +292,13 @@ def play_round(shoe, pos, params, chart, wager, stats, cards, ncards, flags, sta
                     and may_double(params[P_DOUBLE_ON], t, soft)
                 )
                 can_surr = fresh and params[P_SURRENDER] != 0 and flags[i, 0] == 0
-                act = decide(chart, up, t, soft, _value(cards[i, 0]) if pair else 0,
-                             can_split, can_double, can_surr)  # fmt: skip
+                pv = _value(cards[i, 0]) if pair else 0
+                if counting:  # the chart of the count now, the cards on the table counted
+                    tc = true_count(cum, pos, hole, ctx)
+                    layer = charts[bucket(tc, lo, n_layers)]
+                    act = decide(layer, up, t, soft, pv, can_split, can_double, can_surr)
+                else:
+                    act = decide(chart, up, t, soft, pv, can_split, can_double, can_surr)
                 if flags[i, 1] and params[P_HSA] == 0 and act != SPLIT:
                     act = STAND  # a split ace may only stand or resplit (11.4(b))
                 if act != SPLIT and can_split:
@@ -402,3 +479,115 @@ def run_task(seed, rounds, params, chart, wager, checkpoints, stats, curve):
             curve[c, 2] = stats[S_NET2]
             c += 1
     return c
+
+
+@njit(cache=True)
+def _count_shoe(ids, shoe, cum, bcum, ptags, btags, origin):
+    """After a shuffle of card ids: each card's rank code (``id % 13``) into ``shoe`` and
+    the prefix sums of the playing and betting tags (by ``id % 52``: rank and colour) from
+    the first card counted."""
+    cum[0] = 0.0
+    bcum[0] = 0.0
+    for i in range(ids.shape[0]):
+        c = ids[i] % 52
+        shoe[i] = c % 13
+        if i < origin:
+            cum[i + 1] = 0.0
+            bcum[i + 1] = 0.0
+        else:
+            cum[i + 1] = cum[i] + ptags[c]
+            bcum[i + 1] = bcum[i] + btags[c]
+
+
+@njit(cache=True, nogil=True)
+def run_counter(
+    seed, rounds, params, chart, charts, wager, ptags, btags, ctx, ramp, wong, trip, kstats,
+    stats, buckets,
+):  # fmt: skip
+    """Deal ``rounds`` rounds to a counter from fresh shuffled shoes (seeded), reshuffling
+    when the cut card is out. Before each round the betting true count (the betting tags,
+    ``ctx[C_BET_MEAN]``) picks the bet, ``ramp[b]`` times ``wager`` chips, ``b`` its
+    :func:`bucket` from ``ctx[C_BET_LO]``, or no bet while the counter is away:
+
+    * ``wong`` = (enter, leave, mid-shoe entry): the counter sits down at a shoe's start
+      when enter is -inf, the start's count reaches enter, or mid-shoe entry is barred;
+      leaves before a round whose count is below leave (-inf: never); and comes back
+      mid-shoe at a count of enter or more when mid-shoe entry is allowed (else at the next
+      shoe).
+
+    Every round is played with the counter's decisions (:func:`play_round_counted`) at
+    ``wager`` chips, and the counter's result is that times the bet multiple (every payout
+    is linear in the stake). ``buckets[b]`` += (rounds, net, net squared; rounds played, their
+    net, net squared) at ``wager``; ``kstats`` (``K_*``) the counter's totals in chips. ``trip`` = (played
+    rounds a trip, bankroll chips): a trip is ruined when its running result reaches minus
+    the bankroll (``K_TRIPS``, ``K_RUINED``; off when the rounds are 0)."""
+    state = np.zeros(4, np.uint64)
+    seed_state(seed, state)
+    n_cards = params[P_CARDS]
+    ids = np.empty(n_cards, np.int64)
+    for c in range(n_cards):
+        ids[c] = c
+    shoe = np.empty(n_cards, np.int64)
+    cum = np.zeros(n_cards + 1, np.float64)
+    bcum = np.zeros(n_cards + 1, np.float64)
+    cards, ncards, flags, stake, dealer = new_scratch()
+    origin = int(ctx[C_ORIGIN])
+    bctx = ctx.copy()
+    bctx[C_MEAN] = ctx[C_BET_MEAN]
+    blo = int(ctx[C_BET_LO])
+    nb = ramp.shape[0]
+    enter, leave, midshoe = wong[0], wong[1], wong[2] != 0
+    trip_rounds, trip_bank = trip[0], trip[1]
+    trip_n = 0
+    trip_net = 0
+    ruined = False
+    cut = params[P_CUT]
+    pos = cut  # forces a shuffle before the first round
+    seated = False
+    for _r in range(rounds):
+        fresh = False
+        if pos >= cut:
+            _shuffle(ids, state)
+            _count_shoe(ids, shoe, cum, bcum, ptags, btags, origin)
+            stats[S_SHUFFLES] += 1
+            kstats[K_SHOES] += 1
+            pos = origin
+            fresh = True
+        tc = true_count(bcum, pos, -1, bctx)
+        b = bucket(tc, blo, nb)
+        if fresh:
+            seated = enter == -np.inf or tc >= enter or not midshoe
+        elif not seated and midshoe and enter != -np.inf and tc >= enter:
+            seated = True
+        if seated and tc < leave:
+            seated = False
+        mult = ramp[b] if seated else 0
+        net, pos = play_round_counted(
+            shoe, pos, params, chart, charts, cum, ctx, wager, stats, cards, ncards, flags,
+            stake, dealer,
+        )  # fmt: skip
+        kstats[K_DEALT] += 1
+        buckets[b, 0] += 1
+        buckets[b, 1] += net
+        buckets[b, 2] += net * net
+        if mult > 0:
+            x = net * mult
+            buckets[b, 3] += 1
+            buckets[b, 4] += net
+            buckets[b, 5] += net * net
+            kstats[K_PLAYED] += 1
+            kstats[K_NET] += x
+            kstats[K_NET2] += x * x
+            kstats[K_WAGERED] += wager * mult
+            if trip_rounds > 0:
+                trip_net += x
+                if trip_net <= -trip_bank:
+                    ruined = True
+                trip_n += 1
+                if trip_n == trip_rounds:
+                    kstats[K_TRIPS] += 1
+                    if ruined:
+                        kstats[K_RUINED] += 1
+                    trip_n = 0
+                    trip_net = 0
+                    ruined = False

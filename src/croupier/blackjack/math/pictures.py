@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTION_COLOURS",
     "ACTION_NAMES",
+    "draw_protection",
     "draw_running_ev",
     "draw_strategy_chart",
 ]
@@ -326,3 +328,94 @@ def draw_running_ev(
     croupier.errors.CroupierError: point 1: rounds must increase, got 10 after 10
     """
     _save(_running_ev_figure(points, exact, title), path)
+
+
+# --------------------------------------------------------------------------- game protection
+def draw_protection(
+    path: str | os.PathLike[str],
+    *,
+    penetrations: Sequence[tuple[float, float, float]],
+    spreads: Sequence[tuple[int, float]],
+    true_counts: Sequence[tuple[int, float, float, int, float]],
+    scenarios: Sequence[tuple[str, float, float]],
+    title: str = "A card counter at this table",
+) -> None:
+    """The casino-protection charts (``croupier blackjack protection``) as a PNG at
+    ``path``, four panels: the counter's win per hour against the penetration
+    (``penetrations``: penetration, win, its standard error, an error bar of 1.96 SE); against
+    the top of the spread (``spreads``: top units, win); the edge at each true count with
+    the bets (``true_counts``: true count, edge as a fraction, share of the rounds, the
+    ramp's units, the Kelly units); and back-counting (``scenarios``: label, win, SE).
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "p.png")
+    ...     draw_protection(path, penetrations=[(0.5, 0.2, 0.1), (0.75, 1.1, 0.1)],
+    ...                     spreads=[(1, -0.5), (12, 1.1)],
+    ...                     true_counts=[(-1, -0.01, 0.3, 1, 0.0), (3, 0.01, 0.05, 6, 9.0)],
+    ...                     scenarios=[("every round", 1.1, 0.1), ("back-counting", 2.0, 0.2)])
+    ...     os.path.getsize(path) > 0
+    True
+    >>> draw_protection("x.png", penetrations=[], spreads=[], true_counts=[], scenarios=[])
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: nothing to draw: no penetration, spread, true count or scenario
+    """
+    if not (penetrations or spreads or true_counts or scenarios):
+        raise CroupierError("nothing to draw: no penetration, spread, true count or scenario")
+    fig = _new_figure(11, 8)
+    fig.suptitle(title)
+    axes = fig.subplots(2, 2)
+
+    def finite(x: float) -> float:
+        return x if math.isfinite(x) else 0.0
+
+    ax = axes[0][0]
+    if penetrations:
+        xs = [p * 100 for p, _, _ in penetrations]
+        ax.errorbar(
+            xs,
+            [finite(w) for _, w, _ in penetrations],
+            yerr=[1.96 * finite(se) for _, _, se in penetrations],
+            marker="o",
+            capsize=3,
+        )
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("penetration (% of the shoe dealt before the cut card)")
+    ax.set_ylabel("counter's win per hour (units)")
+    ax.set_title("Deeper penetration pays the counter")
+    ax = axes[0][1]
+    if spreads:
+        ax.plot([s for s, _ in spreads], [finite(w) for _, w in spreads], marker="o")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("top of the bet spread (units, from 1)")
+    ax.set_ylabel("win per hour (units)")
+    ax.set_title("A wider spread pays the counter")
+    ax = axes[1][0]
+    if true_counts:
+        tcs = [t for t, *_ in true_counts]
+        ax.bar(
+            tcs, [finite(e) * 100 for _, e, *_ in true_counts], color="#6a9fd8", label="edge (%)"
+        )
+        ax.plot(tcs, [u for *_, u, _ in true_counts], "k.-", label="bet (units)")
+        ax.plot(tcs, [finite(k) for *_, k in true_counts], "g--", label="Kelly bet (units)")
+        ax.legend(fontsize="small")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("true count before the round")
+    ax.set_title("Edge and bets by true count")
+    ax = axes[1][1]
+    if scenarios:
+        labels = [textwrap.fill(label, 26) for label, _, _ in scenarios]
+        ax.barh(
+            range(len(scenarios)),
+            [finite(w) for _, w, _ in scenarios],
+            xerr=[1.96 * finite(se) for _, _, se in scenarios],
+            color="#e0a050",
+            capsize=3,
+        )
+        ax.set_yticks(range(len(scenarios)), labels, fontsize="small")
+        ax.invert_yaxis()
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("win per hour (units)")
+    ax.set_title("Back-counting and mid-shoe entry")
+    _save(fig, path)
