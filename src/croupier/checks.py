@@ -84,6 +84,8 @@ def whole_number(value: object, what: str, *, minimum: int | None = 0) -> int:
 
 
 def _whole(value: object, what: str, kind: str, minimum: int | None) -> int:
+    if type(value) is int and (minimum is None or value >= minimum):  # the common case
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise CroupierError(f"{what} must be {kind}, not {_shown(value)}")
     number = int(value)
@@ -100,6 +102,8 @@ def seat_number(value: object, what: str = "a seat") -> int:
     ...
     croupier.errors.CroupierError: a seat must be a whole number from 1, not 0
     """
+    if type(value) is int and value >= 1:  # the common case, checked at once
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
         raise CroupierError(f"{what} must be a whole number from 1, not {_shown(value)}")
     return int(value)

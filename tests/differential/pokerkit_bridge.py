@@ -126,6 +126,7 @@ from croupier.poker import (
     HOLDEM,
     OMAHA,
     SEVEN_CARD_STUD,
+    Chore,
     FixedLimit,
     HandState,
     HeadsUpBlinds,
@@ -486,7 +487,7 @@ class _Duel:
     def _croupier_chores(self) -> None:
         hand = self.hand
         while hand.phase is Phase.DEALER:
-            if hand.pending_chore == "award pots":
+            if hand.next_chore is Chore.AWARD_POTS:
                 self.c_pots = [(p.amount, p.eligible) for p in hand.pots]
             hand.step()
 

@@ -116,7 +116,7 @@ def observe(hand: HandState) -> dict[str, Any]:
     chore, the seats conceded and what the player to act may do."""
     seen = dict(hand.snapshot())
     seen["deck"] = (hand.deck.remaining, hand.deck.dealt, hand.deck.burned, hand.deck.discards)
-    seen["chore"] = hand.pending_chore
+    seen["chore"] = (hand.next_chore, hand.street)
     seen["dead"] = tuple(sorted(hand.dead))
     seen["stacks"] = dict(hand.stacks)
     seen["legal"] = hand.legal_actions().describe() if hand.actor is not None else None

@@ -67,4 +67,5 @@ def test_a_street_the_table_names_overrides_the_games(game_name: str) -> None:
     offered = opening_bets(game_name, FixedLimit(10, 20, big_bet_from=1))
     assert set(offered.values()) == {20}
     rules = table(game_name, FixedLimit(10, 20, big_bet_from=3))
-    assert isinstance(rules.structure, FixedLimit) and rules.structure.big_bet_from == 3
+    assert isinstance(rules.structure, FixedLimit)
+    assert rules.structure.big_bet_from == 3

@@ -25,6 +25,7 @@ from croupier.poker import (
     SEVEN_CARD_STUD,
     THREE_CARD_MANILA,
     BettingStructure,
+    Chore,
     FixedLimit,
     GameSpec,
     HandState,
@@ -928,7 +929,7 @@ def five_stud(
 @pytest.mark.rule("Five Card Stud 12.1(b)")
 def test_five_stud_everyone_antes_before_any_card() -> None:
     hand = five_stud(automatic=False)
-    assert hand.pending_chore == "post forced bets"
+    assert hand.next_chore is Chore.POST_FORCED_BETS
     hand.step()
     assert [(a.seat, a.amount) for a in events_of(hand, ev.AntePosted)] == [
         (3, 1),
@@ -939,7 +940,7 @@ def test_five_stud_everyone_antes_before_any_card() -> None:
     assert not events_of(hand, ev.CardsDealt)
     assert hand.total_pot == 4
     assert all(p.bet == 0 for p in hand.players.values())  # antes are dead money
-    assert hand.pending_chore == "deal second card"
+    assert (hand.next_chore, hand.street_name) == (Chore.DEAL, "second card")
     auto = five_stud()
     last_ante = max(i for i, e in enumerate(auto.events) if isinstance(e, ev.AntePosted))
     assert last_ante < first_index(auto, ev.CardsDealt)

@@ -11,6 +11,7 @@ from croupier.poker import (
     HOLDEM,
     OMAHA,
     SEVEN_CARD_STUD,
+    Chore,
     FixedLimit,
     HandState,
     NoLimit,
@@ -119,7 +120,7 @@ def test_a_conceded_hand_has_no_claim_on_the_pot() -> None:
                                                    if c not in parse_cards(order)))  # fmt: skip
     rules = TableRules(HOLDEM, NoLimit(), blinds=(5, 10), table_minimum=10)
     hand = HandState(rules, {1: 500, 2: 500, 3: 500}, button=1, deck=deck, automatic=False)
-    while hand.pending_chore != "showdown":
+    while hand.next_chore is not Chore.SHOWDOWN:
         if hand.phase is Phase.DEALER:
             hand.step()
         else:

@@ -106,8 +106,8 @@ def test_a_live_draw_waits_for_each_players_replacements() -> None:
     assert drawer is not None
     thrown = hand.players[drawer].down[:2]
     hand.discard(thrown)
-    assert hand.next_chore is Chore.DEAL
-    assert hand.pending_chore == "deal the draw"
+    assert hand.next_chore is Chore.DEAL  # the discard moved it
+    assert hand.street_name == "draw"
     assert hand.cards_needed == 2
     assert hand.actor is None  # nobody acts until the dealer deals the draw
     burn_and_two = order[:2]

@@ -26,6 +26,7 @@ from croupier.poker import (
     HOLDEM,
     OMAHA,
     BettingStructure,
+    Chore,
     FixedLimit,
     ForcedBets,
     GameSpec,
@@ -254,7 +255,7 @@ def run_chores(hand: HandState, data: st.DataObject) -> None:
         assert hand.legal_actions().seat == -1
         refuse_everything(hand)
         live = [s for s, p in hand.players.items() if not p.folded]
-        if hand.pending_chore == "showdown":
+        if hand.next_chore is Chore.SHOWDOWN:
             folded = [s for s, p in hand.players.items() if p.folded]
             if folded:
                 refused(hand, hand.concede, folded[0])
@@ -493,7 +494,7 @@ def test_replay_keeps_a_conceded_hand_dead() -> None:
     rules = TableRules(OMAHA, NoLimit(), blinds=(5, 10), table_minimum=10)
     hand = HandState(rules, {1: 100, 2: 100, 3: 100}, 1, seed=4, automatic=False)
     while not hand.is_complete:
-        if hand.pending_chore == "showdown":
+        if hand.next_chore is Chore.SHOWDOWN:
             hand.concede(2)
         if hand.phase is Phase.DEALER:
             hand.step()
@@ -524,7 +525,7 @@ def test_all_covering_hands_conceded_against_an_all_in_player() -> None:
     hand.call()  # 2, all in for 20
     hand.call()  # 3
     while not hand.is_complete:
-        if hand.pending_chore == "showdown":
+        if hand.next_chore is Chore.SHOWDOWN:
             hand.concede(1)
             hand.concede(3)
         if hand.actor is None:

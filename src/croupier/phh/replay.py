@@ -38,6 +38,7 @@ from croupier.phh.fields import (
 )
 from croupier.phh.profiles import RuleProfile, profile_by_name
 from croupier.phh.reader import HandHistory, PHHError
+from croupier.poker._core import Chore
 from croupier.poker.state import HandState, IllegalActionError, Phase
 
 __all__ = ["Replay", "file_profile", "replay"]
@@ -281,10 +282,10 @@ class _Replayer:
     def _run_chores(self) -> None:
         hand = self.hand
         while hand.phase is Phase.DEALER:
-            chore = hand.pending_chore or ""
-            if chore.startswith("deal "):
+            chore = hand.next_chore
+            if chore is Chore.DEAL:
                 self._deal_chore()
-            elif chore == "showdown":
+            elif chore is Chore.SHOWDOWN:
                 self._showdown_chore()
             else:
                 hand.step()

@@ -42,7 +42,7 @@ class Phase(StrEnum):
     """
 
     DEALER = "dealer"
-    """A dealer chore is next (see :attr:`HandState.pending_chore`)."""
+    """A dealer chore is next (see :attr:`HandState.next_chore`)."""
     BETTING = "betting"
     """A player must bet, call, check or fold."""
     DRAWING = "drawing"
@@ -260,24 +260,6 @@ class HandCore:
         return tuple(self._awarded)
 
     @property
-    def pending_chore(self) -> str | None:
-        """The next dealer chore when :attr:`phase` is ``DEALER``, e.g. ``"deal flop"``."""
-        if self.phase is not Phase.DEALER:
-            return None
-        street = self.game.streets[self.street]
-        names = {
-            "forced": "post forced bets",
-            "deal": f"deal {street.name}",
-            "bet": "open the betting",
-            "draw": "start the draw",
-            "collect": "collect bets",
-            "showdown": "showdown",
-            "award": "award pots",
-            "replace": "deal the draw",
-        }
-        return names[self._stage]
-
-    @property
     def next_chore(self) -> Chore | None:
         """The next dealer chore as a value (None when a player is to act or it is over).
 
@@ -288,6 +270,13 @@ class HandCore:
         if self.phase is not Phase.DEALER:
             return None
         return _CHORES[self._stage]
+
+    def _chore_text(self) -> str:
+        """The next dealer chore in words, for messages: ``"deal flop"``, ``"no chore"``."""
+        chore = self.next_chore
+        if chore is None:
+            return "no chore"
+        return f"deal {self.street_name}" if chore is Chore.DEAL else chore.value
 
     def hand_of(self, seat: int) -> HandValue | None:
         """A player's evaluated hand once the board is complete (None if folded or not yet)."""

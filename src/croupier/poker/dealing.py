@@ -384,9 +384,7 @@ class Dealing(HandCore):
             )
         needed = self.cards_needed
         if not needed or len(self.deck):
-            raise IllegalActionError(
-                "Poker 3.3", "no deal is due", f"{self.pending_chore or 'no chore'}"
-            )
+            raise IllegalActionError("Poker 3.3", "no deal is due", self._chore_text())
         chosen = _malformed(
             lambda given, _what: tuple(given) if isinstance(given, tuple) else parse_cards(given),
             cards if isinstance(cards, str) else tuple(cards),

@@ -14,6 +14,7 @@ formed. The engine never branches on a game's name.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -169,7 +170,7 @@ class GameSpec:
         """The lowest rank in the deck."""
         return self.ranking.lowest_rank
 
-    @property
+    @functools.cached_property
     def max_players(self) -> int:
         """The most players the game seats (the deck must serve every one of them).
 

@@ -107,6 +107,10 @@ def random_policy(rng: random.Random, *, fold: float = 0.15, raise_: float = 0.2
     return act
 
 
+_FOLD, _CHECK, _CALL = Fold(), Check(), Call()
+"""Actions are values: one of each serves every decision."""
+
+
 @dataclass(frozen=True)
 class RandomPolicy:
     """Uniform over the legal kinds of action; a raise is to a uniform legal amount.
@@ -130,11 +134,11 @@ class RandomPolicy:
             return BringIn(rng.choice(legal.bring_in))
         options: list[Action] = []
         if legal.fold and legal.call is not None:
-            options.append(Fold())
+            options.append(_FOLD)
         if legal.check:
-            options.append(Check())
+            options.append(_CHECK)
         if legal.call is not None:
-            options.append(Call())
+            options.append(_CALL)
         if legal.raise_to is not None:
             low, high = legal.raise_to
             options.append(RaiseTo(rng.randint(low, high)))

@@ -21,7 +21,7 @@ from croupier.cards.deck import Deck
 from croupier.checks import event_log, same_log
 from croupier.errors import CroupierError
 from croupier.poker import events as ev
-from croupier.poker._core import Phase
+from croupier.poker._core import Chore, Phase
 from croupier.poker.settings import TableRules
 
 if TYPE_CHECKING:
@@ -95,7 +95,9 @@ def replay_hand(
         if not isinstance(event, ev.PlayerAction):
             continue
         conceding = isinstance(event, ev.Conceded)
-        while state.phase is Phase.DEALER and not (conceding and state.pending_chore == "showdown"):
+        while state.phase is Phase.DEALER and not (
+            conceding and state.next_chore is Chore.SHOWDOWN
+        ):
             state.step()
         chooser = isinstance(event, ev.Conceded | ev.ShowRequested)
         if not chooser and event.seat != state.actor:

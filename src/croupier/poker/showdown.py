@@ -20,7 +20,7 @@ from croupier.errors import IllegalActionError, InvalidActionError
 from croupier.evaluation.evaluate import evaluate
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, PlayerState, _malformed
+from croupier.poker._core import Chore, HandCore, PlayerState, _malformed
 from croupier.poker.pots import split_pot
 from croupier.poker.settings import OddChip
 
@@ -159,7 +159,7 @@ class Showdown(HandCore):
     def verify_concede(self, seat: int) -> None:
         """Raise unless ``seat`` may give up its claim now: at the showdown, before the hands
         are read (a hand thrown away is dead, Poker definitions: Dead Hand)."""
-        if self.pending_chore != "showdown":
+        if self.next_chore is not Chore.SHOWDOWN:
             raise IllegalActionError(
                 "Poker definitions: Dead Hand",
                 "a hand may be conceded only at the showdown",

@@ -247,7 +247,7 @@ def structure_for_stakes(name: str, big_blind: int) -> BettingStructure:
     blinds (the CLI's defaults).
 
     >>> structure_for_stakes("half-pot", 10), structure_for_stakes("fixed-limit", 10)
-    (PotLimit(ratio=Fraction(1, 2)), FixedLimit(small_bet=10, big_bet=20, big_bet_from=2))
+    (PotLimit(ratio=Fraction(1, 2)), FixedLimit(small_bet=10, big_bet=20, big_bet_from=None))
     """
     if name == "half-pot":
         return PotLimit(ratio=Fraction(1, 2))
