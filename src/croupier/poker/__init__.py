@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from croupier._lazy import lazy_exports
-from croupier.poker._core import Chore
+from croupier.poker._core import Chore, Stage
 from croupier.poker.actions import (
     Action,
     BringIn,
@@ -132,6 +132,7 @@ __all__ = [
     "SeatingRules",
     "ShortAllIn",
     "SpreadLimit",
+    "Stage",
     "Street",
     "Table",
     "TableError",

@@ -28,7 +28,7 @@ from croupier.poker.games import GameSpec
 from croupier.poker.pots import Pot, build_pots
 from croupier.poker.settings import TableRules
 
-__all__ = ["Chore", "HandCore", "Phase", "PlayerState"]
+__all__ = ["Chore", "HandCore", "Phase", "PlayerState", "Stage"]
 
 T = TypeVar("T")
 
@@ -75,19 +75,48 @@ class Chore(StrEnum):
     """Pay each pot (rake first)."""
 
 
+class Stage(StrEnum):
+    """What the hand does next: a dealer chore, a player's turn (``BET``, ``DRAW``, with
+    an actor), or nothing (``DONE``). :attr:`HandState.phase` is the public summary.
+
+    >>> from croupier.poker import HandState, TableRules
+    >>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1).stage
+    <Stage.BET: 'bet'>
+    """
+
+    FORCED = "forced"
+    """Antes and blinds are due."""
+    DEAL = "deal"
+    """A street is to be dealt."""
+    BET = "bet"
+    """The betting round is open (or is to be opened)."""
+    DRAW = "draw"
+    """The draw is open (or is to be opened)."""
+    REPLACE = "replace"
+    """A live dealer deals a drawing player's replacements."""
+    COLLECT = "collect"
+    """The round's bets are to be swept into the pot."""
+    SHOWDOWN = "showdown"
+    """The hands are to be read and shown."""
+    AWARD = "award"
+    """The pots are to be paid."""
+    DONE = "done"
+    """The hand is over."""
+
+
 _CHORES = {
-    "forced": Chore.POST_FORCED_BETS,
-    "deal": Chore.DEAL,
-    "replace": Chore.DEAL,
-    "bet": Chore.OPEN_BETTING,
-    "draw": Chore.START_DRAW,
-    "collect": Chore.COLLECT_BETS,
-    "showdown": Chore.SHOWDOWN,
-    "award": Chore.AWARD_POTS,
+    Stage.FORCED: Chore.POST_FORCED_BETS,
+    Stage.DEAL: Chore.DEAL,
+    Stage.REPLACE: Chore.DEAL,
+    Stage.BET: Chore.OPEN_BETTING,
+    Stage.DRAW: Chore.START_DRAW,
+    Stage.COLLECT: Chore.COLLECT_BETS,
+    Stage.SHOWDOWN: Chore.SHOWDOWN,
+    Stage.AWARD: Chore.AWARD_POTS,
 }
 
 
-_ACTING = frozenset(("bet", "draw"))
+_ACTING = frozenset((Stage.BET, Stage.DRAW))
 """The stages in which a player (the one in ``_actor``) is to act."""
 
 
@@ -157,7 +186,7 @@ class HandCore:
     street: int
     ante_trimming: bool
     dead: set[int]
-    _stage: str
+    _stage: Stage
     _actor: int | None
     _to_act: set[int]
     _current_bet: int
@@ -209,18 +238,23 @@ class HandCore:
     @property
     def phase(self) -> Phase:
         """Where the hand is."""
-        if self._stage == "done":
+        if self._stage == Stage.DONE:
             return Phase.COMPLETE
-        if self._stage == "bet" and self._actor is not None:
+        if self._stage == Stage.BET and self._actor is not None:
             return Phase.BETTING
-        if self._stage == "draw" and self._actor is not None:
+        if self._stage == Stage.DRAW and self._actor is not None:
             return Phase.DRAWING
         return Phase.DEALER
 
     @property
+    def stage(self) -> Stage:
+        """What the hand does next (see :class:`Stage`)."""
+        return self._stage
+
+    @property
     def is_complete(self) -> bool:
         """Whether the hand is over."""
-        return self._stage == "done"
+        return self._stage == Stage.DONE
 
     @property
     def actor(self) -> int | None:

@@ -15,7 +15,7 @@ import numbers
 from croupier.checks import whole_chips
 from croupier.errors import IllegalActionError
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, PlayerState, _malformed
+from croupier.poker._core import HandCore, PlayerState, Stage, _malformed
 from croupier.poker.actions import LegalActions
 from croupier.poker.exposed import exposed_strength
 from croupier.poker.games import ForcedBets, Opener, Street
@@ -55,7 +55,7 @@ class Betting(HandCore):
         if len(able) < 2 and not owing:
             # no betting this round: the last bet that was called stays the "called" hand
             self._actor = None
-            self._stage = "collect"
+            self._stage = Stage.COLLECT
             return
         self._aggressor = None
         first = self._first_to_act(street)
@@ -97,12 +97,12 @@ class Betting(HandCore):
         self._log(ev.BetsCollected(self.total_pot))
         self._actor = None
         if len(self._in_hand()) == 1:
-            self._stage = "award"
+            self._stage = Stage.AWARD
         elif self.street + 1 < len(self.game.streets):
             self.street += 1
-            self._stage = "deal"
+            self._stage = Stage.DEAL
         else:
-            self._stage = "showdown"
+            self._stage = Stage.SHOWDOWN
 
     # ---------------------------------------------------------- legal actions
     def legal_actions(self) -> LegalActions:
@@ -124,7 +124,7 @@ class Betting(HandCore):
         if seat is None:
             return LegalActions(seat=-1)
         player = self.players[seat]
-        if self._stage == "draw":
+        if self._stage == Stage.DRAW:
             return LegalActions(seat=seat, discard=True)
         to_call = max(self._current_bet - player.bet, 0)
         raise_range = self._raise_range(player, to_call)
@@ -243,7 +243,7 @@ class Betting(HandCore):
 
     # --------------------------------------------------------------- actions
     def _require_bettor(self, rule: str, what: str) -> PlayerState:
-        if self._stage != "bet" or self._actor is None:
+        if self._stage != Stage.BET or self._actor is None:
             raise IllegalActionError(
                 rule, f"cannot {what}: no player is to act in a betting round", "no action"
             )
@@ -260,7 +260,7 @@ class Betting(HandCore):
 
     def _betting_legal(self) -> LegalActions | None:
         """The legal actions when a player is to act in a betting round, else None."""
-        if self._stage != "bet" or self._actor is None:
+        if self._stage != Stage.BET or self._actor is None:
             return None
         return self.legal_actions()
 
@@ -491,5 +491,5 @@ class Betting(HandCore):
             nxt = self._next_from(nxt)
         self._actor = nxt
         if nxt is None:
-            self._stage = "collect"
+            self._stage = Stage.COLLECT
         self._after_action()

@@ -22,7 +22,7 @@ from croupier.errors import (
     RuleViolationError,
 )
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, PlayerState, _malformed, _parse_discards
+from croupier.poker._core import HandCore, PlayerState, Stage, _malformed, _parse_discards
 from croupier.poker.blinds import blind_posters
 from croupier.poker.games import ForcedBets
 
@@ -157,7 +157,7 @@ class Dealing(HandCore):
             self._last_blind_seat = (
                 posters[len(amounts) - 1] if len(posters) >= len(amounts) else posters[-1]
             )
-        self._stage = "deal"
+        self._stage = Stage.DEAL
 
     def _blind_posters(self) -> list[int]:
         if self._explicit_blinds:
@@ -220,7 +220,7 @@ class Dealing(HandCore):
             cards = self._draw(street.board)
             self.board.extend(cards)
             self._log(ev.CommunityDealt(cards))
-        self._stage = "draw" if street.draw else "bet"
+        self._stage = Stage.DRAW if street.draw else Stage.BET
 
     def _open_draw(self) -> None:
         for player in self.players.values():
@@ -232,7 +232,7 @@ class Dealing(HandCore):
     # ------------------------------------------------------------------ draw
     def verify_discard(self, cards: Iterable[str | Card]) -> None:
         """Raise unless the player to act may discard these cards (draw poker)."""
-        if self._stage != "draw" or self._actor is None:
+        if self._stage != Stage.DRAW or self._actor is None:
             raise IllegalActionError("Draw 11 (deal and draw)", "no draw is due", "no action")
         player = self.players[self._actor]
         chosen = _parse_discards(cards)
@@ -267,7 +267,7 @@ class Dealing(HandCore):
         self._log(event)
         if chosen and self._placed and len(self.deck) < len(chosen):
             self._pending_draw = (player.seat, chosen)  # a live dealer deals the replacements
-            self._stage = "replace"
+            self._stage = Stage.REPLACE
             self._actor = None
             return event
         self._replace(player, chosen)
@@ -281,11 +281,11 @@ class Dealing(HandCore):
             player.down.extend(fresh)
             self._log(ev.CardsDealt(player.seat, fresh, up=False))
         self._pending_draw = None
-        self._stage = "draw"
+        self._stage = Stage.DRAW
         self._to_act.discard(player.seat)
         self._actor = self._next_from(player.seat)
         if self._actor is None:
-            self._stage = "bet"
+            self._stage = Stage.BET
         self._after_action()
 
     # -------------------------------------------------------------- boxed cards
@@ -308,7 +308,7 @@ class Dealing(HandCore):
         )
         if len(chosen) != 1:
             raise InvalidActionError(f"report one boxed card, not {len(chosen)}")
-        if self._stage != "deal":
+        if self._stage != Stage.DEAL:
             raise IllegalActionError(
                 "Poker definitions: Boxed Card",
                 "a boxed card is found while dealing: no deal is due",
@@ -361,9 +361,9 @@ class Dealing(HandCore):
         >>> live.next_chore, live.cards_needed
         (<Chore.DEAL: 'deal'>, 4)
         """
-        if self._stage == "deal":
+        if self._stage == Stage.DEAL:
             return self._street_plan()[2]
-        if self._stage == "replace" and self._pending_draw is not None:
+        if self._stage == Stage.REPLACE and self._pending_draw is not None:
             return len(self._pending_draw[1])
         return 0
 
@@ -434,7 +434,7 @@ class Dealing(HandCore):
         chosen = parse_cards(cards) if isinstance(cards, str) else parse_cards(list(cards))
         self.deck.put_on_top(chosen)
         before = len(self.events)
-        if self._stage == "replace" and self._pending_draw is not None:
+        if self._stage == Stage.REPLACE and self._pending_draw is not None:
             seat, thrown = self._pending_draw
             self._replace(self.players[seat], thrown)
         else:

@@ -20,7 +20,7 @@ from croupier.errors import IllegalActionError, InvalidActionError
 from croupier.evaluation.evaluate import evaluate
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
-from croupier.poker._core import Chore, HandCore, PlayerState, _malformed
+from croupier.poker._core import Chore, HandCore, PlayerState, Stage, _malformed
 from croupier.poker.pots import split_pot
 from croupier.poker.settings import OddChip
 
@@ -62,7 +62,7 @@ class Showdown(HandCore):
                 self._log(ev.HandShown(seat, self.players[seat].cards, value.describe()))
             else:
                 self._log(ev.HandMucked(seat))
-        self._stage = "award"
+        self._stage = Stage.AWARD
 
     def _pot_winners(self) -> set[int]:
         out: set[int] = set()
@@ -153,7 +153,7 @@ class Showdown(HandCore):
         for player in self.players.values():
             player.bet = 0
         self._log(ev.HandEnded(tuple((s, p.stack) for s, p in self.players.items())))
-        self._stage = "done"
+        self._stage = Stage.DONE
 
     # ----------------------------------------------------------- conceding
     def verify_concede(self, seat: int) -> None:
@@ -191,7 +191,7 @@ class Showdown(HandCore):
     def verify_request_show(self, seat: int) -> None:
         """Raise unless ``seat``'s hand may be shown on request: any player may ask to see
         any hand in the final showdown (Omaha 17.5(d))."""
-        if self._stage not in ("award", "done") or not self._hands:
+        if self._stage not in (Stage.AWARD, Stage.DONE) or not self._hands:
             raise IllegalActionError(
                 "Omaha 17.5(d)",
                 "hands may be asked for only in the final showdown",

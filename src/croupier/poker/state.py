@@ -51,7 +51,7 @@ from croupier.errors import (
 )
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
-from croupier.poker._core import Phase, PlayerState
+from croupier.poker._core import Phase, PlayerState, Stage
 from croupier.poker.actions import (
     Action,
     BringIn,
@@ -226,7 +226,7 @@ class HandState(Dealing, Betting, Showdown):
         """The immutable event log."""
         self.street = 0
         """Index of the current street."""
-        self._stage = "forced"
+        self._stage = Stage.FORCED
         self._actor: int | None = None
         self._to_act: set[int] = set()
         self._current_bet = 0
@@ -307,19 +307,19 @@ class HandState(Dealing, Betting, Showdown):
             )
         before = len(self.events)
         stage = self._stage
-        if stage == "forced":
+        if stage == Stage.FORCED:
             self._post_forced_bets()
-        elif stage == "deal":
+        elif stage == Stage.DEAL:
             self._deal_street()
-        elif stage == "bet":
+        elif stage == Stage.BET:
             self._open_betting()
-        elif stage == "draw":
+        elif stage == Stage.DRAW:
             self._open_draw()
-        elif stage == "collect":
+        elif stage == Stage.COLLECT:
             self._collect()
-        elif stage == "showdown":
+        elif stage == Stage.SHOWDOWN:
             self._showdown()
-        elif stage == "award":
+        elif stage == Stage.AWARD:
             self._award()
         return self.events[-1] if len(self.events) > before else None
 
@@ -331,7 +331,7 @@ class HandState(Dealing, Betting, Showdown):
         """A live dealer's hand waits at a deal until the cards are entered."""
         return (
             self._placed
-            and self._stage in ("deal", "replace")
+            and self._stage in (Stage.DEAL, Stage.REPLACE)
             and len(self.deck) < self.cards_needed
         )
 
@@ -469,7 +469,7 @@ class HandState(Dealing, Betting, Showdown):
             to_call=to_call,
             legal=legal,
             events=self._censored_log(seat, shown),
-            complete=self._stage == "done",
+            complete=self._stage == Stage.DONE,
         )
 
     def _public_view(
