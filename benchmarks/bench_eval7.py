@@ -91,6 +91,7 @@ def run(cfg: Config) -> BenchResult:
         )
 
     _kernels_one_thread(res, cfg, hands, got)
+    _int64_rows(res, cfg, hands, got)
     _kernels_all_cores(res, cfg, hands, got, threads)
     _one_call(res, cfg, hands, got)
 
@@ -217,6 +218,41 @@ def _kernels_one_thread(res: BenchResult, cfg: Config, hands: Any, got: dict[str
         ),
     ]
     got["draw"] = draw
+
+
+def _int64_rows(res: BenchResult, cfg: Config, hands: Any, got: dict[str, Any]) -> None:
+    """The same hands as int64 (numpy's default integer) against uint8, default call, 1T."""
+    from croupier.evaluation import evaluate_batch
+
+    wide = hands.astype(np.int64)
+    evaluate_batch(wide[:64], parallel=False)  # the int64 kernel's first call: start-up
+
+    def put(key: str, value: object) -> None:
+        got[key] = value
+
+    sides = [
+        Side(
+            "batch 1T int64 rows",
+            "evaluate_batch(cards.astype(np.int64), parallel=False): int64 rows, validation on",
+            lambda: put("batch int64", evaluate_batch(wide, parallel=False)),
+            len(hands),
+        ),
+        Side(
+            "batch 1T uint8 rows",
+            "evaluate_batch(cards, parallel=False): the same hands as uint8, validation on",
+            lambda: evaluate_batch(hands, parallel=False),
+            len(hands),
+        ),
+    ]
+    int64_m, uint8_m = rounds(sides, cfg.pairs, cfg.min_seconds)
+    res.comparisons.append(
+        Comparison(
+            int64_m,
+            uint8_m,
+            f"the target figure: int64 rows are 8x the bytes ({wide.nbytes / 1e6:.0f} MB "
+            f"against {hands.nbytes / 1e6:.0f} MB), read in place, no copy",
+        )
+    )
 
 
 def _kernels_all_cores(
@@ -392,6 +428,13 @@ def _less(values: Any, i: int, j: int) -> bool:
 
 def _checks(res: BenchResult, hands: Any, got: dict[str, Any]) -> None:
     ours = got["batch 1T"].astype(np.int64)
+    res.checks.append(
+        Check(
+            "croupier evaluate_batch: int64 rows rank as the uint8 rows",
+            bool((got["batch int64"] == got["batch 1T"]).all()),
+            f"{len(ours):,} hands",
+        )
+    )
     ph1, php = got["phevaluator C 1T"], got["phevaluator C all"]
     res.checks.append(
         Check(
@@ -472,6 +515,16 @@ def _targets(res: BenchResult) -> None:
             "<",
             15,
             "%",
+        )
+    )
+    res.targets.append(
+        Target.over(
+            "croupier evaluate_batch on int64 rows / on uint8 rows, same hands, 1 thread",
+            ratios("batch 1T int64 rows", "batch 1T uint8 rows"),
+            ">=",
+            0.8,
+            "x",
+            "validation on",
         )
     )
     res.targets.append(

@@ -11,6 +11,12 @@ empty temporary folder, so tables are built and every kernel compiled. Since the
 re-exports, ``import croupier`` loads nothing heavy; the first ``rank_cards`` includes
 importing the evaluator (numpy) and reading its tables.
 
+Whole processes: ``croupier --help`` and ``croupier eval As Kd Qh Jc Tc`` (the console
+script, or ``python -m croupier`` without one) against ``python -c pass``, in alternating
+runs (pass, help, eval, pass, ...), each a ratio to the ``python -c pass`` of its round; the
+bytecode is cached in a temporary folder (``PYTHONPYCACHEPREFIX``, primed by one untimed
+round), as in an installed copy. Neither command may load numba, and ``--help`` not numpy.
+
 It also times the bare import of each entry point (``croupier``, ``croupier.errors`` and the two
 referees ``croupier.poker`` and ``croupier.blackjack``), each in its own fresh process, and
 checks that none of them loads numba.
@@ -23,6 +29,9 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
 from typing import Final
 
 from benchmarks._harness import (
@@ -32,6 +41,7 @@ from benchmarks._harness import (
     StartupRow,
     Target,
     fresh_process,
+    spread,
     src_root,
 )
 
@@ -105,10 +115,104 @@ def _imports(res: BenchResult, repeats: int) -> None:
         )
 
 
+COMMANDS: Final = {
+    "croupier --help": ("--help",),
+    "croupier eval As Kd Qh Jc Tc": ("eval", "As", "Kd", "Qh", "Jc", "Tc"),
+}
+"""Whole commands timed as processes against ``python -c pass``."""
+
+_MODULES_PROBE: Final = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: print('numba' in sys.modules, 'numpy' in sys.modules, "
+    "file=sys.stderr))\n"
+    "from croupier.cli.app import main\n"
+    "sys.argv[0] = 'croupier'\n"
+    "main()\n"
+)
+
+
+def _script() -> list[str]:
+    """The ``croupier`` console script beside this interpreter, else ``python -m croupier``."""
+    script = Path(sys.executable).parent / "croupier"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "croupier"]
+
+
+def _wall(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, check=False)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed:\n{done.stderr.decode()}")
+    return seconds
+
+
+def _commands(res: BenchResult, rounds: int) -> None:
+    """Whole ``croupier`` processes against ``python -c pass``, alternating, as ratios."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src_root(), env.get("PYTHONPATH")) if p)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryDirectory(prefix="croupier-pyc-") as pyc:
+        env["PYTHONPYCACHEPREFIX"] = pyc  # bytecode cached, as in an install, not in the tree
+        base = [sys.executable, "-c", "pass"]
+        runs = {name: [*_script(), *args] for name, args in COMMANDS.items()}
+        for argv in (base, *runs.values()):  # untimed: bytecode, OS file cache, table cache
+            _wall(argv, env)
+        walls: dict[str, list[float]] = {name: [] for name in ("python -c pass", *runs)}
+        for _ in range(rounds):
+            walls["python -c pass"].append(_wall(base, env))
+            for name, argv in runs.items():
+                walls[name].append(_wall(argv, env))
+        for name, args in COMMANDS.items():
+            probe = subprocess.run(
+                [sys.executable, "-c", _MODULES_PROBE, *args], env=env, capture_output=True,
+                text=True, check=False,
+            )  # fmt: skip
+            numba, numpy = (probe.stderr.strip().splitlines() or ["? ?"])[-1].split()
+            res.checks.append(
+                Check(
+                    f"{name} loads no numba" + (" and no numpy" if name.endswith("help") else ""),
+                    numba == "False" and (numpy == "False" or not name.endswith("help")),
+                    f"numba loaded: {numba}, numpy loaded: {numpy}",
+                )
+            )
+    base_walls = walls["python -c pass"]
+    med, low, high = spread(base_walls)
+    res.startup.append(
+        StartupRow(
+            "warm: whole process python -c pass",
+            med,
+            f"median of {rounds} [{low * 1e3:.1f}-{high * 1e3:.1f} ms]",
+        )
+    )
+    for name in COMMANDS:
+        ratios = [w / b for w, b in zip(walls[name], base_walls, strict=True)]
+        med, low, high = spread(walls[name])
+        r_med, r_low, r_high = spread(ratios)
+        res.startup.append(
+            StartupRow(
+                f"warm: whole process {name}",
+                med,
+                f"median of {rounds} [{low * 1e3:.1f}-{high * 1e3:.1f} ms]; "
+                f"{r_med:.2f}x python -c pass [{r_low:.2f}-{r_high:.2f}]",
+            )
+        )
+        res.targets.append(
+            Target.over(
+                f"whole process {name} / python -c pass",
+                ratios,
+                "<=",
+                6.0,
+                "x",
+                f"alternating runs, {rounds} rounds, bytecode cached",
+            )
+        )
+
+
 def run(cfg: Config) -> BenchResult:
     """Time croupier's start-up in fresh processes; see the module docstring."""
     res = BenchResult(NAME, TITLE)
     repeats = 3
+    _commands(res, 11 if cfg.quick else 21)
     _imports(res, 3 if cfg.quick else 7)
     fresh_process(STEPS)  # prime the caches (and the OS file cache) untimed
     warm = [fresh_process(STEPS) for _ in range(repeats)]

@@ -19,33 +19,153 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from contextlib import contextmanager
-from typing import Any, TextIO
+from gettext import gettext as _
+from typing import Any, Final, TextIO
 
 import click
 
 from croupier import __version__
-from croupier.cli.admin_cmd import admin
-from croupier.cli.blackjack_cmd import blackjack
-from croupier.cli.demo_cmd import demo
-from croupier.cli.equity_cmd import equity
-from croupier.cli.eval_cmd import eval_command
-from croupier.cli.history_cmd import register as register_store_commands
-from croupier.cli.par_cmd import par
-from croupier.cli.play_cmd import play
-from croupier.cli.poker_cmd import poker
-from croupier.cli.replay_cmd import replay_command
-from croupier.cli.rng_cmd import rng
-from croupier.cli.rules_cmd import rules
-from croupier.cli.serve_cmd import serve
 from croupier.errors import CroupierError
 
-__all__ = ["EXIT_INTERNAL", "cli", "main"]
+__all__ = ["COMMANDS", "EXIT_INTERNAL", "cli", "main"]
 
 EXIT_INTERNAL = 70
 """Exit code of a bug in croupier itself (``EX_SOFTWARE``); set ``CROUPIER_DEBUG=1`` to see
 its traceback."""
+
+COMMANDS: Final[dict[str, tuple[str, str, str]]] = {
+    "admin": (
+        "croupier.cli.admin_cmd",
+        "admin",
+        "Grant and revoke the card room's admin role; list the admins and the audit log.",
+    ),
+    "blackjack": (
+        "croupier.cli.blackjack_cmd",
+        "blackjack",
+        "Blackjack analysis and simulation under the NZ rules (or any rule set).",
+    ),
+    "demo": (
+        "croupier.cli.demo_cmd",
+        "demo",
+        "Evaluate a few hands and print the equity of AsKs against QdQh.",
+    ),
+    "equity": (
+        "croupier.cli.equity_cmd",
+        "equity",
+        "Equity of two or more HANDS ('As Ks' 'Qd Qh') or hold'em ranges ('QQ+, AKo').",
+    ),
+    "eval": (
+        "croupier.cli.eval_cmd",
+        "eval_command",
+        "Evaluate a hand: CARDS are the player's cards ('As Kd' or As Kd).",
+    ),
+    "history": (
+        "croupier.cli.history_cmd",
+        "history",
+        "Read the audit store: the hands and rounds dealt, each with its deck commitment.",
+    ),
+    "par": (
+        "croupier.cli.par_cmd",
+        "par",
+        "PAR sheets: the house's figures for a game, exact where the math allows, simulated "
+        "with a 95 % interval otherwise.",
+    ),
+    "play": (
+        "croupier.cli.play_cmd",
+        "play",
+        "Play GAME at a terminal table against bots (or watch bots play with --auto).",
+    ),
+    "poker": (
+        "croupier.cli.poker_cmd",
+        "poker",
+        "Poker tools: simulate hands under the NZ rules.",
+    ),
+    "replay": (
+        "croupier.cli.replay_cmd",
+        "replay_command",
+        "Replay each hand of FILES (.phh or .phhs) and print its final stacks.",
+    ),
+    "rng": (
+        "croupier.cli.rng_cmd",
+        "rng",
+        "The RNG evidence pack: export what the shuffle consumes and makes, and test it.",
+    ),
+    "rules": (
+        "croupier.cli.rules_cmd",
+        "rules",
+        "List every rule and decision, its provenance, and whether a test checks it.",
+    ),
+    "serve": (
+        "croupier.cli.serve_cmd",
+        "serve",
+        "Run the table server: the HTTP API and WS /ws (see docs/protocol.md).",
+    ),
+    "verify-deal": (
+        "croupier.cli.verify_deal_cmd",
+        "verify_deal",
+        "Check that hand ID's deck commitment matches the cards it dealt (or every hand of "
+        "--file, or the hand at --url).",
+    ),
+}
+"""Every sub-command: ``name -> (module, attribute, first paragraph of its help)``.
+
+The top-level ``croupier --help`` lists the commands from this table alone; a command's
+module (and whatever it imports: numpy, numba, the server) is imported only when the command
+runs or its own help is asked for. A test checks the table against the commands themselves.
+
+>>> COMMANDS["eval"][:2]
+('croupier.cli.eval_cmd', 'eval_command')
+"""
+
+
+class _LazyCommands(MutableMapping[str, click.Command]):
+    """The group's commands: names known up front, each module imported on first access."""
+
+    def __init__(self, table: dict[str, tuple[str, str, str]]) -> None:
+        self._table = table
+        self._loaded: dict[str, click.Command] = {}
+        self._removed: set[str] = set()
+
+    def loaded(self, name: str) -> bool:
+        """Whether ``name``'s command object exists yet (imported, or added directly)."""
+        return name in self._loaded
+
+    def __getitem__(self, name: str) -> click.Command:
+        command = self._loaded.get(name)
+        if command is not None:
+            return command
+        if name in self._removed or name not in self._table:
+            raise KeyError(name)
+        import importlib
+
+        module, attribute, _ = self._table[name]
+        command = getattr(importlib.import_module(module), attribute)
+        if not isinstance(command, click.Command):  # pragma: no cover - a bad table entry
+            raise TypeError(f"{module}.{attribute} is not a click command")
+        self._loaded[name] = command
+        return command
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._removed.discard(name)
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self._loaded.pop(name, None)
+        self._removed.add(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._loaded or (name in self._table and name not in self._removed)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (name for name in self._table if name not in self._removed)
+        yield from (name for name in self._loaded if name not in self._table)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _one_line(text: str) -> str:
@@ -84,6 +204,34 @@ def _usage_hint(exc: click.UsageError) -> str:
 
 class CroupierGroup(click.Group):
     """The top-level group: runs a command and turns every failure into one line."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands as click does, taking the help of a command not imported yet
+        from :data:`COMMANDS` (so ``croupier --help`` imports no command module)."""
+        commands = self.commands
+        if not isinstance(commands, _LazyCommands):
+            super().format_commands(ctx, formatter)
+            return
+        rows: list[tuple[str, click.Command | None]] = []
+        for name in self.list_commands(ctx):
+            if name in COMMANDS and not commands.loaded(name):
+                rows.append((name, None))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command))
+        if not rows:
+            return
+        limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+        lines = [
+            (
+                name,
+                (command or click.Command(name, help=COMMANDS[name][2])).get_short_help_str(limit),
+            )
+            for name, command in rows
+        ]
+        with formatter.section(_("Commands")):
+            formatter.write_dl(lines)
 
     def main(
         self,
@@ -169,19 +317,7 @@ def cli() -> None:
     """Deal, referee and analyse casino table games under New Zealand's gazetted rules."""
 
 
-cli.add_command(eval_command)
-cli.add_command(equity)
-cli.add_command(rules)
-cli.add_command(demo)
-cli.add_command(replay_command)
-cli.add_command(poker)
-cli.add_command(blackjack)
-cli.add_command(par)
-register_store_commands(cli)
-cli.add_command(play)
-cli.add_command(serve)
-cli.add_command(admin)
-cli.add_command(rng)
+cli.commands = _LazyCommands(COMMANDS)
 
 
 def main(argv: list[str] | None = None) -> int:

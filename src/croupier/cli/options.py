@@ -13,7 +13,6 @@ import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import click
@@ -145,6 +144,8 @@ def check_picture_path(path: str | None, option: str) -> None:
     """
     if path is None:
         return
+    from pathlib import Path  # here, not at the top: ``croupier eval`` starts without it
+
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise click.BadParameter(

@@ -1,7 +1,8 @@
 """Hand evaluation: one call per hand for the engines, numpy batches for math and simulation.
 
 The one-call evaluator (:func:`evaluate`, :func:`rank_cards`, pure Python over the cached rank
-tables) loads with the package; the batch evaluators, which need numba, load on first use.
+tables, read without numpy) loads with the package; the numpy tables and the batch
+evaluators, which need numba, load on first use.
 
 >>> from croupier.evaluation import evaluate
 >>> evaluate("Kh Kd", board="9s 9c 2d 5h 7c").describe()
@@ -22,8 +23,8 @@ from croupier.evaluation.evaluate import (
     rank_indices,
 )
 from croupier.evaluation.hand import HandValue
+from croupier.evaluation.omaha_fast import rank_omaha_indices
 from croupier.evaluation.rankings import STANDARD, STRIPPED, Category, HandRanking
-from croupier.evaluation.tables import RankTables, tables_for
 
 if TYPE_CHECKING:
     from croupier.evaluation.batch import (
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
         evaluate_omaha_batch,
         evaluate_split_batch,
     )
+    from croupier.evaluation.tables import RankTables, tables_for
 else:
     __getattr__, __dir__ = lazy_exports(
         __name__,
@@ -39,7 +41,8 @@ else:
                 "evaluate_batch",
                 "evaluate_omaha_batch",
                 "evaluate_split_batch",
-            )
+            ),
+            "croupier.evaluation.tables": ("RankTables", "tables_for"),
         },
     )
 
@@ -61,5 +64,6 @@ __all__ = [
     "evaluate_split_batch",
     "rank_cards",
     "rank_indices",
+    "rank_omaha_indices",
     "tables_for",
 ]

@@ -95,23 +95,41 @@ def evaluate_batch(
         )
     if given.dtype.kind not in "iu":  # floats, booleans, objects: checked, then made uint8
         given = _as_cards(given, "cards", range(5, 8), ranking, check)
-    # integer rows are read in their own type, without a copy: the kernel maps any value
-    # outside 0..255 to an invalid card, so even an unchecked call never reads out of bounds
+    # integer rows are read in their own type, without a whole-array copy: the kernel maps any
+    # value outside 0..255 to an invalid card, so even an unchecked call never reads out of bounds
     rows = np.ascontiguousarray(given)
     out = np.empty(rows.shape[0], np.uint16)
     offsets, values = t.compact(rows.shape[1])
     use_threads = rows.shape[0] >= _PARALLEL_FROM if parallel is None else parallel
+    # wider integers (int64, numpy's default) are narrowed to bytes a cache-sized block at a
+    # time inside the kernel: the same range rule, and no whole-array copy
+    wide = rows.dtype.itemsize > 1
     if check:
-        kernel = kernels.eval_hashed_rows_parallel if use_threads else kernels.eval_hashed_rows
+        kernel = (
+            (
+                kernels.eval_hashed_rows_wide_parallel
+                if use_threads
+                else kernels.eval_hashed_rows_wide
+            )
+            if wide
+            else (kernels.eval_hashed_rows_parallel if use_threads else kernels.eval_hashed_rows)
+        )
         args = (t.card_key256, t.card_mask256, t.card_key_mask256, offsets, values, t.flush)
         if kernel(rows, *args, HASH_SHIFT, out):
             _explain(given, "cards", ranking)
     else:
-        fast = (
-            kernels.eval_hashed_rows_unchecked_parallel
-            if use_threads
-            else kernels.eval_hashed_rows_unchecked
-        )
+        if wide:
+            fast = (
+                kernels.eval_hashed_rows_unchecked_wide_parallel
+                if use_threads
+                else kernels.eval_hashed_rows_unchecked_wide
+            )
+        else:
+            fast = (
+                kernels.eval_hashed_rows_unchecked_parallel
+                if use_threads
+                else kernels.eval_hashed_rows_unchecked
+            )
         fast(rows, t.card_key256, offsets, values, t.flush, HASH_SHIFT, out)
     return out
 

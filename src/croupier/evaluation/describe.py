@@ -8,14 +8,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from croupier.cards.card import Rank
+from croupier.evaluation._table_files import unpack_value
 from croupier.evaluation.rankings import Category
-from croupier.evaluation.tables import RankTables, unpack_value
+
+if TYPE_CHECKING:
+    from croupier.evaluation.fast import FastTables
+    from croupier.evaluation.tables import RankTables
 
 __all__ = ["describe_rank", "significant_ranks"]
 
 
-def significant_ranks(rank: int, tables: RankTables) -> tuple[Rank, ...]:
+def significant_ranks(rank: int, tables: RankTables | FastTables) -> tuple[Rank, ...]:
     """The ranks that decide a hand value, most significant first (e.g. pair rank, kickers).
 
     >>> from croupier.evaluation.tables import tables_for
@@ -39,8 +45,9 @@ def significant_ranks(rank: int, tables: RankTables) -> tuple[Rank, ...]:
     return tuple(Rank(r) for r in slots[:used])
 
 
-def describe_rank(rank: int, tables: RankTables) -> str:
-    """Name a dense hand rank in plain English."""
+def describe_rank(rank: int, tables: RankTables | FastTables) -> str:
+    """Name a dense hand rank in plain English (``tables``: the numpy tables or their
+    one-call views, :func:`~croupier.evaluation.fast.fast_tables`)."""
     category = tables.category_of(rank)
     r = significant_ranks(rank, tables)
     match category:

@@ -95,12 +95,12 @@ class HandValue:
         >>> evaluate("7c 7d 7h 2s 2c").category
         <Category.FULL_HOUSE: 6>
         """
-        return fast_tables(self.ranking).tables.category_of(self.rank)
+        return fast_tables(self.ranking).category_of(self.rank)
 
     @property
     def significant_ranks(self) -> tuple[Rank, ...]:
         """The ranks that decide the hand, most significant first."""
-        return significant_ranks(self.rank, fast_tables(self.ranking).tables)
+        return significant_ranks(self.rank, fast_tables(self.ranking))
 
     def describe(self) -> str:
         """The hand in plain English, e.g. ``"Flush, ace high"``.
@@ -109,7 +109,7 @@ class HandValue:
         >>> evaluate("Ah 9h 7h 4h 2h Kc Qd").describe()
         'Flush, ace high'
         """
-        return describe_rank(self.rank, fast_tables(self.ranking).tables)
+        return describe_rank(self.rank, fast_tables(self.ranking))
 
     __str__ = describe
 

@@ -621,3 +621,115 @@ def eval_hashed_rows_unchecked_parallel(cards, key, offsets, values, flush, shif
         lo = min(n, chunk * size)
         hi = min(n, lo + size)
         eval_hashed_rows_unchecked(cards[lo:hi], key, offsets, values, flush, shift, out[lo:hi])
+
+
+_AHEAD = 32
+"""Rows a wide-integer kernel prefetches ahead (32 rows of 7 int64: 1.8 KB)."""
+
+
+@intrinsic
+def _prefetch(typingctx, array, index):
+    """Hint the CPU to load ``array``'s flat element ``index`` into cache (``llvm.prefetch``:
+    never faults, even past the end)."""
+    sig = types.void(array, index)
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        byte = ir.IntType(8).as_pointer()
+        where = builder.bitcast(builder.gep(data, [args[1]]), byte)
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [byte], fnty)
+        builder.call(fn, [where, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True)
+def _hashed7_wide(cards, key_mask, offsets, values, flush, shift, out):
+    """:func:`_hashed7` for wider integers (int64, numpy's default): eight bytes a card make
+    the loop wait on memory, so each row asks for the row :data:`_AHEAD` rows on (measured:
+    from 0.55x to about 0.8x the speed of byte rows on 2 M hands that do not fit the cache)."""
+    bits = np.uint64(0)
+    seen = np.uint64(0)
+    for i in range(cards.shape[0]):
+        _prefetch(cards, (i + _AHEAD) * 7)
+        k, s = key_and_mask_sum7(
+            key_mask, _index(cards[i, 0]), _index(cards[i, 1]), _index(cards[i, 2]),
+            _index(cards[i, 3]), _index(cards[i, 4]), _index(cards[i, 5]), _index(cards[i, 6]),
+        )  # fmt: skip
+        bits += popcount(s)
+        seen |= s
+        fl = ((k & np.uint64(0xFFFF)) + np.uint64(0x3333)) & np.uint64(0x8888)
+        if fl:
+            to_suit = (trailing_zeros(fl) << np.uint64(2)) & np.uint64(0x30)
+            out[i] = flush[(s >> to_suit) & np.uint64(0x1FFF)]
+        else:
+            r = np.int64(k >> np.uint64(16))
+            out[i] = values[r + offsets[r >> shift]]
+    return bits != np.uint64(7 * cards.shape[0]) or (seen & _INVALID) != 0
+
+
+@njit(cache=True, nogil=True)
+def eval_hashed_rows_wide(cards, key, mask, key_mask, offsets, values, flush, shift, out):
+    """:func:`eval_hashed_rows` for C-contiguous rows of a wider integer type (the same
+    range rule: anything outside 0..255 is not a card); seven-card rows prefetch ahead."""
+    if cards.shape[1] == 7:
+        return _hashed7_wide(cards, key_mask, offsets, values, flush, shift, out)
+    return _hashed_any(cards, key, mask, offsets, values, flush, shift, out) != 0
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def eval_hashed_rows_wide_parallel(cards, key, mask, key_mask, offsets, values, flush, shift, out):
+    """:func:`eval_hashed_rows_wide` on every core (64 chunks)."""
+    n = cards.shape[0]
+    chunks = 64
+    size = (n + chunks - 1) // chunks
+    flags = np.zeros(chunks, np.bool_)
+    for chunk in prange(chunks):
+        lo = min(n, chunk * size)
+        hi = min(n, lo + size)
+        flags[chunk] = eval_hashed_rows_wide(
+            cards[lo:hi], key, mask, key_mask, offsets, values, flush, shift, out[lo:hi]
+        )
+    return flags.any()
+
+
+@njit(cache=True, nogil=True)
+def _unchecked7_wide(cards, key, offsets, values, flush, shift, out):
+    """:func:`_unchecked7` for wider integers, prefetching as :func:`_hashed7_wide` does."""
+    for i in range(cards.shape[0]):
+        _prefetch(cards, (i + _AHEAD) * 7)
+        k = (key[_index(cards[i, 0])] + key[_index(cards[i, 1])] + key[_index(cards[i, 2])]
+             + key[_index(cards[i, 3])] + key[_index(cards[i, 4])] + key[_index(cards[i, 5])]
+             + key[_index(cards[i, 6])])  # fmt: skip
+        fl = np.uint64(((k & 0xFFFF) + 0x3333) & 0x8888)
+        if fl:
+            out[i] = flush[_suit_ranks(cards, i, 7, trailing_zeros(fl) >> np.uint64(2))]
+        else:
+            r = k >> 16
+            out[i] = values[r + offsets[r >> shift]]
+
+
+@njit(cache=True, nogil=True)
+def eval_hashed_rows_unchecked_wide(cards, key, offsets, values, flush, shift, out):
+    """:func:`eval_hashed_rows_unchecked` for C-contiguous rows of a wider integer type."""
+    if cards.shape[1] == 7:
+        _unchecked7_wide(cards, key, offsets, values, flush, shift, out)
+    else:
+        _unchecked_any(cards, key, offsets, values, flush, shift, out)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def eval_hashed_rows_unchecked_wide_parallel(cards, key, offsets, values, flush, shift, out):
+    """:func:`eval_hashed_rows_unchecked_wide` on every core (64 chunks)."""
+    n = cards.shape[0]
+    chunks = 64
+    size = (n + chunks - 1) // chunks
+    for chunk in prange(chunks):
+        lo = min(n, chunk * size)
+        hi = min(n, lo + size)
+        eval_hashed_rows_unchecked_wide(
+            cards[lo:hi], key, offsets, values, flush, shift, out[lo:hi]
+        )

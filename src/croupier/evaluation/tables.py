@@ -22,7 +22,6 @@ the standard deck. Tables are built once (about a second) and cached on disk.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 import warnings
@@ -33,11 +32,20 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from pathlib import Path
-from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
+from croupier.evaluation._table_files import (
+    HASH_SHIFT,
+    INVALID_CARD_MASK,
+    RANK_WEIGHTS_5,
+    RANK_WEIGHTS_7,
+    cache_dir,
+    cache_path,
+    pack_value,
+    unpack_value,
+)
 from croupier.evaluation.rankings import STANDARD, STRIPPED, Category, HandRanking  # noqa: F401  (doctests)
 
 __all__ = [
@@ -55,50 +63,8 @@ __all__ = [
     "unpack_value",
 ]
 
-# Found by a greedy search (smallest next weight keeping multiset sums distinct); the
-# table builder refuses any collision among exactly-7 (resp. exactly-5) multisets.
-RANK_WEIGHTS_7: Final = (
-    0, 1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359,
-)  # fmt: skip
-RANK_WEIGHTS_5: Final = (
-    0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415,
-)  # fmt: skip
-
-_FORMAT_VERSION: Final = 5
-
-HASH_SHIFT: Final = 9
-"""Row width (``2**HASH_SHIFT`` keys) of the compact tables' displacement hash (see
-:class:`RankTables`); 9 gives the smallest seven-card table, 235 KB with its offsets."""
-
-INVALID_CARD_MASK: Final = 1 << 15
-"""The suit-mask entry of a table slot that is not a card of the deck: bit 15 of the clubs
-field, which no rank uses. A hand's summed masks show it, and a repeated card shows as a
-carry (fewer set bits than cards)."""
-
 U16 = npt.NDArray[np.uint16]
 I64 = npt.NDArray[np.int64]
-
-
-def pack_value(position: int, kickers: tuple[int, ...]) -> int:
-    """Pack a category position and up to five significant ranks into one sortable int.
-
-    >>> unpack_value(pack_value(5, (12, 11)))
-    (5, (12, 11, 0, 0, 0))
-    """
-    value = position
-    for i in range(5):
-        value = (value << 4) | (kickers[i] if i < len(kickers) else 0)
-    return value
-
-
-def unpack_value(value: int) -> tuple[int, tuple[int, ...]]:
-    """Split a packed value into the category position and five rank slots.
-
-    >>> unpack_value(pack_value(1, (12, 11, 10, 9)))
-    (1, (12, 11, 10, 9, 0))
-    """
-    kickers = tuple((value >> (4 * (4 - i))) & 0xF for i in range(5))
-    return value >> 20, kickers
 
 
 def rank_multisets(ranks: tuple[int, ...], max_cards: int) -> list[tuple[int, ...]]:
@@ -348,24 +314,8 @@ def _compact_table(values_by_key: Mapping[int, int]) -> tuple[npt.NDArray[np.int
     return offsets.astype(np.int32), values
 
 
-def cache_dir() -> Path:
-    """Where built tables are cached: ``$CROUPIER_CACHE_DIR``, else the user cache folder.
-
-    >>> cache_dir().name
-    'croupier'
-    """
-    explicit = os.environ.get("CROUPIER_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "croupier"
-
-
 def _cache_path(ranking: HandRanking) -> Path:
-    fingerprint = repr((_FORMAT_VERSION, RANK_WEIGHTS_7, RANK_WEIGHTS_5, ranking.name,
-                        int(ranking.lowest_rank), ranking.order, ranking.ace_low_straight))  # fmt: skip
-    digest = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
-    return cache_dir() / f"tables-{ranking.name}-{digest}.npz"
+    return cache_path(ranking)
 
 
 class TableCacheWarning(RuntimeWarning):
