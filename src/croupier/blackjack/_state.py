@@ -1,12 +1,16 @@
 """The round's undo record: what makes every round action all or nothing (the shoe's part
 is :meth:`Shoe.snapshot <croupier.cards.deck.Shoe.snapshot>` and :meth:`Shoe.restore
 <croupier.cards.deck.Shoe.restore>`).
+
+Once an action is verified, the one error it can meet is the shoe running out. An action
+draws at most :func:`most_drawn` cards, so while the shoe holds that many it cannot fail,
+and it runs without an undo record (a table's shoe always does, the cut card comes out
+long before); nearer the end of a shoe every action saves the round and its shoe first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from functools import wraps
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -14,8 +18,9 @@ from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
     from croupier.blackjack.round import BlackjackRound
+    from croupier.blackjack.rules import BlackjackRules
 
-__all__ = ["atomic"]
+__all__ = ["atomic", "most_drawn"]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -40,6 +45,8 @@ def atomic(action: Callable[_P, _R]) -> Callable[_P, _R]:
     @wraps(action)
     def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         rnd: Any = args[0]
+        if len(rnd.shoe) >= rnd._most_drawn:
+            return action(*args, **kwargs)  # it cannot run out of cards: nothing to undo
         saved = save(rnd)
         try:
             return action(*args, **kwargs)
@@ -50,36 +57,41 @@ def atomic(action: Callable[_P, _R]) -> Callable[_P, _R]:
     return run
 
 
-def _copied(value: object) -> object:
-    """A copy of a mutable container (the elements are immutable cards and numbers)."""
-    if isinstance(value, list | dict | set):
-        return value.copy()
-    return value
+def most_drawn(rules: BlackjackRules) -> int:
+    """The most cards one round action can draw: a deal (a burn card, two cards a box, the
+    dealer's one or two), the second cards of a box's split hands, and the dealer's whole
+    turn (at most 17 cards: each adds at least 1 to the hard total, which stands by 17);
+    generously counted.
+
+    >>> from croupier.blackjack import NZ
+    >>> most_drawn(NZ)
+    41
+    """
+    return 2 * rules.boxes + rules.max_hands + 24
 
 
 def save(rnd: BlackjackRound) -> tuple[Any, ...]:
     """Everything an action can change, the shoe's state included."""
-    hands = [h for b in rnd.boxes.values() for h in b.hands]
     return (
-        dict(rnd.bankrolls),
+        rnd.bankrolls.copy(),
         rnd.bank,
-        dict(rnd.boxes),
+        rnd.boxes.copy(),
         [
             (
                 b,
-                dict(b.wagers),
-                list(b.hands),
-                dict(b.insurance),
-                set(b.even_money),
+                b.wagers.copy(),
+                b.hands[:],
+                b.insurance.copy(),
+                b.even_money.copy(),
                 b.split_declined,
+                [(h, h.__dict__.copy(), h.cards[:], h.stakes.copy()) for h in b.hands],
             )
             for b in rnd.boxes.values()
         ],
-        [(h, {f.name: _copied(getattr(h, f.name)) for f in fields(h)}) for h in hands],
-        list(rnd.dealer),
+        rnd.dealer[:],
         len(rnd.events),
         rnd.phase,
-        list(rnd._insurance_due),
+        rnd._insurance_due[:],
         rnd._turn,
         rnd.shoe.snapshot(),
     )
@@ -93,7 +105,6 @@ def restore(rnd: BlackjackRound, saved: tuple[Any, ...]) -> None:
         rnd.bank,
         boxes,
         box_state,
-        hand_state,
         dealer,
         events,
         rnd.phase,
@@ -105,12 +116,13 @@ def restore(rnd: BlackjackRound, saved: tuple[Any, ...]) -> None:
     rnd.bankrolls.update(bankrolls)
     rnd.boxes.clear()
     rnd.boxes.update(boxes)
-    for box, wagers, hands, insurance, even_money, declined in box_state:
+    for box, wagers, hands, insurance, even_money, declined, hand_state in box_state:
         box.wagers, box.hands, box.insurance = wagers, hands, insurance
         box.even_money, box.split_declined = even_money, declined
-    for hand, values in hand_state:
-        for name, value in values.items():
-            setattr(hand, name, value)
+        for hand, values, cards, stakes in hand_state:
+            hand.__dict__.clear()
+            hand.__dict__.update(values)
+            hand.cards, hand.stakes = cards, stakes
     rnd.dealer[:] = dealer
     del rnd.events[events:]
     rnd._insurance_due[:] = due

@@ -105,11 +105,12 @@ class HandAction(Action):
     """The player deciding (None: whoever is to act)."""
 
     def __post_init__(self) -> None:
-        if self.box is not None:
-            object.__setattr__(self, "box", _malformed(seat_number, self.box, "a box"))
-        if self.hand is not None:
-            hand = _malformed(whole_number, self.hand, "a hand's index")
-            object.__setattr__(self, "hand", hand)
+        box = self.box
+        if box is not None and (type(box) is not int or box < 1):
+            object.__setattr__(self, "box", _malformed(seat_number, box, "a box"))
+        hand = self.hand
+        if hand is not None and (type(hand) is not int or hand < 0):
+            object.__setattr__(self, "hand", _malformed(whole_number, hand, "a hand's index"))
         if self.player is not None:
             object.__setattr__(self, "player", _player(self.player))
 
@@ -180,8 +181,9 @@ class InsuranceAction(Action):
     """The player deciding (None: whoever is due)."""
 
     def __post_init__(self) -> None:
-        if self.box is not None:
-            object.__setattr__(self, "box", _malformed(seat_number, self.box, "a box"))
+        box = self.box
+        if box is not None and (type(box) is not int or box < 1):
+            object.__setattr__(self, "box", _malformed(seat_number, box, "a box"))
         if self.player is not None:
             object.__setattr__(self, "player", _player(self.player))
 

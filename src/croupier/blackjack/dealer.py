@@ -53,11 +53,14 @@ def draw_to_seventeen(
     """The dealer draws to 16 and stands on 17, or hits soft 17 (Blackjack 13, Decision
     3.1-1); each card is appended to ``dealer`` and logged."""
     out: list[ev.Event] = []
-    while not dealer_stands(dealer, rules):
+    hits_soft_17 = rules.dealer_hits_soft_17
+    while True:
+        total, soft = hand_total(dealer)  # dealer_stands(dealer, rules), inline
+        if total > 17 or (total == 17 and not (soft and hits_soft_17)):
+            return out
         card = draw()
         dealer.append(card)
         out.append(ev.DealerCard(card))
-    return out
 
 
 def play_dealer(
@@ -78,13 +81,23 @@ def play_dealer(
     >>> [e.describe() for e in play_dealer(dealer, [hand], False, iter(parse_cards("5c 4d")).__next__, NZ)]
     ['dealer gets 5c', 'dealer gets 4d']
     """
-    live = [h for h in hands if not h.busted and not h.surrendered]
-    surrendered = any(h.surrendered for h in hands)
+    live = False  # a hand neither busted nor surrendered
+    waits = False  # one of them is not a blackjack: it waits on the dealer's total
+    surrendered = False
+    for hand in hands:
+        if hand.surrendered:
+            surrendered = True
+            continue
+        total = hand_total(hand.cards)[0]
+        if total <= 21:
+            live = True
+            if total != 21 or len(hand.cards) != 2 or hand.from_split:  # not hand.is_blackjack
+                waits = True
     out: list[ev.Event] = []
     if rules.hole_card is HoleCard.NO_HOLE_CARD and (live or insured or surrendered):
         card = draw()
         dealer.append(card)
         out.append(ev.DealerCard(card))
-    if not has_blackjack(dealer) and any(not h.is_blackjack for h in live):
+    if waits and not has_blackjack(dealer):
         out.extend(draw_to_seventeen(dealer, draw, rules))
     return out

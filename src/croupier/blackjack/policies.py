@@ -72,9 +72,25 @@ def mimic_the_dealer(view: SeatView) -> Action:
     if actor.hand is None:
         return DeclineInsurance(box=actor.box, player=actor.player)
     hand = _hand(view, actor)
+    kind: type[HandAction] = Stand
     if legal.hit and (hand.total < 17 or not legal.stand):
-        return Hit(box=actor.box, hand=actor.hand)
-    return Stand(box=actor.box, hand=actor.hand)
+        kind = Hit
+    return _decision(kind, actor.box, actor.hand)
+
+
+_DECISIONS: dict[tuple[type[HandAction], int, int], HandAction] = {}
+"""Decisions already made, by kind, box and hand: an action is a frozen value, so a policy
+hands out the same one again rather than build it at every decision."""
+
+
+def _decision(kind: type[HandAction], box: int, hand: int) -> HandAction:
+    key = (kind, box, hand)
+    action = _DECISIONS.get(key)
+    if action is None:
+        if len(_DECISIONS) >= 1024:
+            _DECISIONS.clear()
+        action = _DECISIONS[key] = kind(box=box, hand=hand)
+    return action
 
 
 @dataclass(frozen=True)
@@ -130,4 +146,4 @@ class BasicStrategy:
             kind = Surrender
         elif act == STAND or not legal.hit:
             kind = Stand
-        return kind(box=actor.box, hand=actor.hand)
+        return _decision(kind, actor.box, actor.hand)

@@ -19,11 +19,11 @@ BoxAction(box=2, hand=0, action=<Play.STAND: 'stand'>)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, cast
 
 from croupier.blackjack import events as ev
-from croupier.blackjack._state import atomic
+from croupier.blackjack._state import atomic, most_drawn
 from croupier.blackjack.actions import (
     Action,
     Deal,
@@ -50,7 +50,7 @@ from croupier.blackjack.rules import NZ as NZ  # the default rule set, re-export
 from croupier.blackjack.rules import BlackjackRules, HoleCard, checked_rules, whole_number
 from croupier.blackjack.settlement import settle
 from croupier.blackjack.values import hand_total
-from croupier.blackjack.views import SeatView, seat_view
+from croupier.blackjack.views import SeatView, ShownLog, seat_view
 from croupier.blackjack.wagers import Wagers
 from croupier.cards.card import Card, Rank
 from croupier.cards.deck import Shoe
@@ -64,13 +64,21 @@ IllegalPlayError = IllegalActionError
 """The old name of :class:`croupier.errors.IllegalActionError`, the error both referees
 raise for a well-formed action the rules forbid now (the round is unchanged)."""
 
-_PLAYS = {
-    Hit: Play.HIT,
-    Stand: Play.STAND,
-    Double: Play.DOUBLE,
-    Split: Play.SPLIT,
-    SurrenderAction: Play.SURRENDER,
-}
+_Step = tuple[
+    Callable[["BlackjackRound", Any], None], Callable[["BlackjackRound", Any], None], bool
+]
+"""How an action type is applied: ``(verify, run, decision)``: ``verify`` raises unless it
+is legal now, ``run`` applies it once verified (all or nothing), ``decision`` whether it
+may name who decides (checked against :attr:`BlackjackRound.actor`)."""
+
+_CHECKED: dict[bool, BlackjackRules] = {}
+"""The rule set last found fit for a round, with and without ``strict_nz`` (a rule set is
+frozen: a table's rounds check it once)."""
+
+_HAND_PLAYS: dict[tuple[object, ...], LegalPlays] = {}
+"""The legal plays of a hand to act, by who acts and which plays are open (a frozen value:
+rounds share them rather than build one at every decision)."""
+_HAND_PLAYS_KEPT: Final = 4096
 
 
 class BlackjackRound(HandPlays, Wagers):
@@ -96,20 +104,25 @@ class BlackjackRound(HandPlays, Wagers):
         burn: bool = False,
         strict_nz: bool = False,
     ) -> None:
-        checked_rules(rules, strict_nz=strict_nz)
+        if _CHECKED.get(strict_nz) is not rules:
+            _CHECKED[strict_nz] = checked_rules(rules, strict_nz=strict_nz)
         if not isinstance(shoe, Shoe):
             raise CroupierError(f"shoe must be a Shoe, not {type(shoe).__name__}")
-        if not isinstance(bankrolls, Mapping):
+        if type(bankrolls) is not dict and not isinstance(bankrolls, Mapping):
             raise CroupierError(
                 f"bankrolls must map each player's name to chips, not {type(bankrolls).__name__}"
             )
         chips: dict[str, int] = {}
         for player, amount in bankrolls.items():
-            if not isinstance(player, str) or not player:
+            if (type(player) is not str or not player) and (
+                not isinstance(player, str) or not player
+            ):
                 raise CroupierError(f"a player is named by a non-empty string, not {player!r}")
-            chips[player] = whole_number(f"{player}'s bankroll", amount)
-            if chips[player] < 0:
+            if type(amount) is not int:
+                amount = whole_number(f"{player}'s bankroll", amount)
+            if amount < 0:
                 raise CroupierError(f"{player}'s bankroll cannot be negative: {amount}")
+            chips[player] = amount
         self.rules = rules
         """The rule set."""
         self.shoe = shoe
@@ -138,6 +151,9 @@ class BlackjackRound(HandPlays, Wagers):
         self._explaining = False
         self._insurance_due: list[tuple[int, str]] = []
         self._turn: tuple[int, int] | None = None
+        self._shown = ShownLog()
+        self._actor: tuple[tuple[int, int], Turn] | None = None
+        self._most_drawn = most_drawn(rules)  # a shoe this full needs no undo record
 
     # ----------------------------------------------------------------- views
     @property
@@ -153,9 +169,16 @@ class BlackjackRound(HandPlays, Wagers):
         >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).actor is None
         True
         """
-        if self.phase is RoundPhase.PLAYING and self._turn is not None:
-            box, hand = self._turn
-            return Turn(box, hand, self.boxes[box].owner)
+        if self.phase is RoundPhase.PLAYING:
+            now = self._turn
+            if now is None:
+                return None
+            kept = self._actor
+            if kept is not None and kept[0] is now:  # the same turn (its owner is fixed)
+                return kept[1]
+            actor = Turn(now[0], now[1], self.boxes[now[0]].owner)
+            self._actor = (now, actor)
+            return actor
         turn = self.insurance_turn
         return None if turn is None else Turn(turn[0], None, turn[1])
 
@@ -192,18 +215,15 @@ class BlackjackRound(HandPlays, Wagers):
     def view_for(self, player: str | None) -> SeatView:
         """What ``player`` (None: a spectator) may see: a frozen
         :class:`~croupier.blackjack.views.SeatView` (a peek game's hole card stays hidden
-        until the dealer turns it; the shoe's order and the burn card never show).
+        until the dealer turns it; the shoe's order and the burn card never show). The
+        censored log is kept from one view to the next: a view censors only the events
+        logged since the last one.
 
         >>> from croupier.cards import Shoe
         >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).view_for("ann").bankroll
         50
         """
         return seat_view(self, player)
-
-    def _hand(self) -> tuple[Box, PlayerHand, int]:
-        assert self._turn is not None
-        box, index = self._turn
-        return self.boxes[box], self.boxes[box].hands[index], index
 
     def _error(self, rule: str, problem: str) -> IllegalActionError:
         if self._explaining:  # legal_actions() itself is asking: the message is not shown
@@ -228,41 +248,28 @@ class BlackjackRound(HandPlays, Wagers):
         ...
         croupier.errors.IllegalActionError: Blackjack 12.1: cannot hit: no hand is to act; allowed: no action
         """
-        if not isinstance(action, Action):
-            raise InvalidActionError(f"not a blackjack action: {action!r}")
-        if isinstance(action, HandAction | InsuranceAction):
-            self._verify_actor(action)
-        match action:
-            case Hit():
-                self.verify_hit()
-            case Stand():
-                self.verify_stand()
-            case Double():
-                self.verify_double()
-            case Split():
-                self.verify_split()
-            case SurrenderAction():
-                self.verify_surrender()
-            case Insure(amount=amount):
-                self.verify_insure(amount)
-            case DeclineInsurance():
-                self.verify_insure(0)
-            case EvenMoney():
-                self.verify_even_money()
-            case PlaceWager(box=box, player=player, amount=amount):
-                self.verify_place_wager(box, player, amount)
-            case WithdrawWager(box=box, player=player):
-                self.verify_withdraw_wager(box, player)
-            case Deal():
-                self.verify_deal()
-            case _:  # pragma: no cover - every Action subclass is matched above
-                raise InvalidActionError(f"not a blackjack action: {action!r}")
+        self._verified(action)
+
+    def _verified(self, action: object) -> _Step:
+        """:meth:`verify`, returning how the action is applied."""
+        try:
+            step = _step(action)
+        except InvalidActionError:
+            if isinstance(action, HandAction | InsuranceAction):
+                self._verify_actor(action)  # a bare base-class decision: out of turn first
+            raise
+        if step[2]:
+            self._verify_actor(cast(HandAction | InsuranceAction, action))
+        step[0](self, action)
+        return step
 
     def _verify_actor(self, action: HandAction | InsuranceAction) -> None:
+        hand = getattr(action, "hand", None)
+        if action.box is None and hand is None and action.player is None:
+            return  # names nobody: whoever is to decide
         actor = self.actor
         if actor is None:
             return  # the action's own check says nobody is to decide
-        hand = action.hand if isinstance(action, HandAction) else None
         if (
             (action.box is not None and action.box != actor.box)
             or (hand is not None and hand != actor.hand)
@@ -292,23 +299,9 @@ class BlackjackRound(HandPlays, Wagers):
         >>> rnd.apply(parse_action("wager 1 ann 10"))
         WagerPlaced(box=1, player='ann', amount=10)
         """
-        self.verify(action)
+        step = self._verified(action)
         before = len(self.events)
-        match action:
-            case HandAction():
-                getattr(self, _PLAYS[type(action)].value)()
-            case Insure(amount=amount):
-                self.insure(amount)
-            case DeclineInsurance():
-                self.insure(0)
-            case EvenMoney():
-                self.even_money()
-            case PlaceWager(box=box, player=player, amount=amount):
-                self.place_wager(box, player, amount)
-            case WithdrawWager(box=box, player=player):
-                self.withdraw_wager(box, player)
-            case Deal():
-                self.deal()
+        step[1](self, action)
         return self.events[before]
 
     def legal_actions(self) -> LegalPlays:
@@ -336,15 +329,24 @@ class BlackjackRound(HandPlays, Wagers):
                 unit=unit,
             )
         if actor is not None:
-            return LegalPlays(
-                actor,
-                hit=can(self.verify_hit),
-                stand=can(self.verify_stand),
-                double=can(self.verify_double),
-                split=can(self.verify_split),
-                surrender=can(self.verify_surrender),
-                unit=unit,
-            )
+            plays = self._open_plays()
+            assert plays is not None
+            key = (actor.box, actor.hand, actor.player, plays, unit)
+            legal = _HAND_PLAYS.get(key)
+            if legal is None:
+                if len(_HAND_PLAYS) >= _HAND_PLAYS_KEPT:
+                    _HAND_PLAYS.clear()
+                hit, stand, double, split, surrender = plays
+                legal = _HAND_PLAYS[key] = LegalPlays(
+                    actor,
+                    hit=hit,
+                    stand=stand,
+                    double=double,
+                    split=split,
+                    surrender=surrender,
+                    unit=unit,
+                )
+            return legal
         if self.phase is not RoundPhase.WAGERS:
             return LegalPlays(None, unit=unit)
         return LegalPlays(
@@ -365,15 +367,18 @@ class BlackjackRound(HandPlays, Wagers):
 
     def can_deal(self) -> bool:
         """Whether :meth:`deal` is legal now."""
-        return can(self.verify_deal)
+        return self.phase is RoundPhase.WAGERS and bool(self.boxes)
 
-    @atomic
     def deal(self) -> None:
         """Deal: one card to each box left to right, one to the dealer, a second to each box
         (and, in a peek game, the dealer's hole card). Wagers are fixed from here (4.2).
         If the shoe runs out the round is left as it was (no card dealt) and the error says so.
         """
         self.verify_deal()
+        self._deal()
+
+    @atomic
+    def _deal(self) -> None:
         self.phase = RoundPhase.PLAYING  # 4.2: wagers are fixed once a card leaves the shoe
         if self._burn:
             self.events.append(ev.CardBurned(self.shoe.burn()))
@@ -427,12 +432,19 @@ class BlackjackRound(HandPlays, Wagers):
 
     def can_insure(self, amount: int) -> bool:
         """Whether :meth:`insure` is legal now."""
-        return can(self.verify_insure, amount)
+        try:
+            self.verify_insure(amount)
+        except CroupierError:  # the amount itself may be malformed input
+            return False
+        return True
 
-    @atomic
     def insure(self, amount: int) -> None:
         """Insure the box against a dealer blackjack for up to half the wager (0 declines)."""
         self.verify_insure(amount)
+        self._insure(amount)
+
+    @atomic
+    def _insure(self, amount: int) -> None:
         amount = int(amount)
         box, player = self._insurance_due.pop(0)
         if amount:
@@ -442,24 +454,31 @@ class BlackjackRound(HandPlays, Wagers):
         if not self._insurance_due:
             self._after_insurance()
 
-    def verify_even_money(self) -> None:
-        """Raise unless the player to decide holds a blackjack and the table pays even money."""
+    def _even_money_refusal(self) -> tuple[str, str, str] | None:
         turn = self.insurance_turn
         if turn is None or not self.rules.even_money:
-            raise IllegalActionError("Decision 3.1-6", "even money is not offered now", "no action")
+            return ("Decision 3.1-6", "even money is not offered now", "no action")
         if not self.boxes[turn[0]].hands[0].is_blackjack:
-            raise IllegalActionError(
-                "Decision 3.1-6", "even money is only for a blackjack", "insure"
-            )
+            return ("Decision 3.1-6", "even money is only for a blackjack", "insure")
+        return None
+
+    def verify_even_money(self) -> None:
+        """Raise unless the player to decide holds a blackjack and the table pays even money."""
+        refusal = self._even_money_refusal()
+        if refusal is not None:
+            raise IllegalActionError(*refusal)
 
     def can_even_money(self) -> bool:
         """Whether :meth:`even_money` is legal now."""
-        return can(self.verify_even_money)
+        return self._even_money_refusal() is None
 
-    @atomic
     def even_money(self) -> None:
         """Take even money: the blackjack is paid 1:1 now, whatever the dealer's second card."""
         self.verify_even_money()
+        self._even_money()
+
+    @atomic
+    def _even_money(self) -> None:
         box, player = self._insurance_due.pop(0)
         self.boxes[box].even_money.add(player)
         self.events.append(ev.BoxAction(box, 0, Play.EVEN_MONEY))
@@ -477,10 +496,11 @@ class BlackjackRound(HandPlays, Wagers):
     # ---------------------------------------------------------------- turns
     def _advance(self) -> None:
         """Move to the next hand needing a decision, dealing split hands' second cards."""
-        for number in sorted(self.boxes):
+        boxes = self.boxes
+        for number in sorted(boxes) if len(boxes) > 1 else boxes:
             if self._turn is not None and number < self._turn[0]:
                 continue
-            box = self.boxes[number]
+            box = boxes[number]
             index = 0
             while index < len(box.hands):
                 hand = box.hands[index]
@@ -490,11 +510,13 @@ class BlackjackRound(HandPlays, Wagers):
                         # 11.4(b), 12.1(c): one card to each split ace; only a resplit of
                         # a new pair of aces may follow, where the table allows it
                         self._turn = (number, index)
-                        hand.done = not can(self.verify_split)
-                if not hand.done and (hand.total >= 21 or hand.is_blackjack):
+                        hand.done = self._split_refusal() is not None
+                if not hand.done and hand.total >= 21:
                     hand.done = True  # 12.1(a): no draw on a blackjack or any 21
                 if not hand.done:
-                    self._turn = (number, index)
+                    turn = self._turn
+                    if turn is None or turn[0] != number or turn[1] != index:
+                        self._turn = (number, index)
                     return
                 index += 1
         self._turn = None
@@ -502,18 +524,26 @@ class BlackjackRound(HandPlays, Wagers):
 
     # ------------------------------------------------- the dealer, settlement
     def _finish(self) -> None:
-        boxes = [self.boxes[n] for n in sorted(self.boxes)]
-        hands = [h for b in boxes for h in b.hands]
-        insured = any(b.insurance for b in boxes)
+        table = self.boxes
+        boxes: list[Box] = []
+        hands: list[PlayerHand] = []
+        insured = False
+        for number in sorted(table) if len(table) > 1 else table:
+            box = table[number]
+            boxes.append(box)
+            hands += box.hands
+            if box.insurance:
+                insured = True
         self.events.extend(play_dealer(self.dealer, hands, insured, self.shoe.draw, self.rules))
+        bankrolls = self.bankrolls
+        events = self.events
         for event in settle(self.rules, boxes, self.dealer):
-            assert isinstance(event, ev.HandSettled | ev.InsuranceSettled)
-            self.bankrolls[event.player] += event.stake + event.net
+            bankrolls[event.player] += event.stake + event.net
             self.bank -= event.net
-            self.events.append(event)
+            events.append(event)
         self.phase = RoundPhase.SETTLED
         self._turn = None
-        self.events.append(ev.RoundSettled(tuple(sorted(self.bankrolls.items())), self.bank))
+        events.append(ev.RoundSettled(tuple(sorted(bankrolls.items())), self.bank))
 
     def payoffs(self) -> dict[str, int]:
         """Chips won (positive) or lost (negative) by each player in a settled round; they
@@ -556,6 +586,7 @@ class BlackjackRound(HandPlays, Wagers):
         state["dealer"] = self.dealer[:]
         state["events"] = self.events[:]
         state["_insurance_due"] = self._insurance_due[:]
+        state["_shown"] = ShownLog()
         return new
 
     def snapshot(self) -> dict[str, Any]:
@@ -615,3 +646,39 @@ class BlackjackRound(HandPlays, Wagers):
         croupier.errors.CroupierError: the log was played under rules ... (BlackjackRules.fingerprint): replay it with its own rules
         """
         return replay_log(cls, rules, events)
+
+
+_STEPS: dict[type, _Step] = {
+    Hit: (lambda r, a: r.verify_hit(), lambda r, a: r._hit(), True),
+    Stand: (lambda r, a: r.verify_stand(), lambda r, a: r._stand(), True),
+    Double: (lambda r, a: r.verify_double(), lambda r, a: r._double(), True),
+    Split: (lambda r, a: r.verify_split(), lambda r, a: r._split(), True),
+    SurrenderAction: (lambda r, a: r.verify_surrender(), lambda r, a: r._surrender(), True),
+    Insure: (lambda r, a: r.verify_insure(a.amount), lambda r, a: r._insure(a.amount), True),
+    DeclineInsurance: (lambda r, a: r.verify_insure(0), lambda r, a: r._insure(0), True),
+    EvenMoney: (lambda r, a: r.verify_even_money(), lambda r, a: r._even_money(), True),
+    PlaceWager: (
+        lambda r, a: r.verify_place_wager(a.box, a.player, a.amount),
+        lambda r, a: r.place_wager(a.box, a.player, a.amount),
+        False,
+    ),
+    WithdrawWager: (
+        lambda r, a: r.verify_withdraw_wager(a.box, a.player),
+        lambda r, a: r.withdraw_wager(a.box, a.player),
+        False,
+    ),
+    Deal: (lambda r, a: r.verify_deal(), lambda r, a: r._deal(), False),
+}
+"""Every action type, looked up by its exact type (a subclass by its nearest base)."""
+
+
+def _step(action: object) -> _Step:
+    """How ``action`` is applied; :class:`InvalidActionError` when it is no action."""
+    step = _STEPS.get(type(action))
+    if step is None:
+        if isinstance(action, Action):
+            for base in type(action).__mro__:
+                if base in _STEPS:
+                    return _STEPS[base]
+        raise InvalidActionError(f"not a blackjack action: {action!r}")
+    return step

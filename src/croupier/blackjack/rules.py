@@ -393,6 +393,8 @@ def whole_number(name: str, value: object) -> int:
     ...
     croupier.errors.CroupierError: chips must be a whole number, not True (bool)
     """
+    if type(value) is int:
+        return value
     if isinstance(value, bool) or not isinstance(value, Integral):
         raise CroupierError(
             f"{name} must be a whole number, not {value!r} ({type(value).__name__})"

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from croupier.blackjack import events as ev
-from croupier.blackjack.dealer import has_blackjack
 from croupier.blackjack.hands import Box, Outcome, PlayerHand
 from croupier.blackjack.rules import BlackjackRules, DealerBlackjackTakes
 from croupier.blackjack.values import hand_total
@@ -25,12 +24,14 @@ from croupier.cards.card import Card
 __all__ = ["Outcome", "dealer_blackjack_takes", "hand_outcome", "settle"]
 
 
-def settle(rules: BlackjackRules, boxes: Iterable[Box], dealer: list[Card]) -> list[ev.Event]:
+def settle(
+    rules: BlackjackRules, boxes: Iterable[Box], dealer: list[Card]
+) -> list[ev.HandSettled | ev.InsuranceSettled]:
     """Every settlement of a played round, box by box in the order given: the insurance
     stakes, then each player's stake on each hand (Blackjack 4.1, 11.7)."""
-    dealer_bj = has_blackjack(dealer)
     dealer_total = hand_total(dealer)[0] if dealer else 0
-    out: list[ev.Event] = []
+    dealer_bj = len(dealer) == 2 and dealer_total == 21  # has_blackjack(dealer)
+    out: list[ev.HandSettled | ev.InsuranceSettled] = []
     for box in boxes:
         number = box.number
         for player, stake in box.insurance.items():
@@ -118,19 +119,21 @@ def hand_outcome(
             return Outcome.DEALER_BLACKJACK, -stake, "Decision 3.1-13"
         back = stake // 2 // unit * unit
         return Outcome.SURRENDER, back - stake, "Decision 3.1-13"
-    if hand.busted:
+    total = hand_total(hand.cards)[0]
+    if total > 21:
         return Outcome.BUST, -stake, "Blackjack 4.1(f)"
+    blackjack = total == 21 and len(hand.cards) == 2 and not hand.from_split
     if dealer_bj:
-        if hand.is_blackjack:
+        if blackjack:
             return Outcome.PUSH, 0, "Blackjack 4.1(e)"
         return Outcome.DEALER_BLACKJACK, -stake, "Blackjack 4.1(d)"
-    if hand.is_blackjack:
+    if blackjack:
         win = int(stake * rules.blackjack_pays) // unit * unit
         return Outcome.BLACKJACK, win, "Blackjack 4.1(c)"
     if dealer_total > 21:
         return Outcome.WIN, stake, "Blackjack 4.1(a)"
-    if hand.total > dealer_total:
+    if total > dealer_total:
         return Outcome.WIN, stake, "Blackjack 4.1(b)"
-    if hand.total == dealer_total:
+    if total == dealer_total:
         return Outcome.PUSH, 0, "Blackjack 4.1(e)"
     return Outcome.LOSE, -stake, "Blackjack 4.1(g)"

@@ -38,13 +38,15 @@ def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:
     >>> hand_total(parse_cards("Ah Ad"))      # A+A = 12, soft (Digest scenario 32)
     (12, True)
     """
+    values = _VALUE_OF_INDEX
     total = 0
-    aces = 0
+    ace = False
     for card in cards:
-        value = card_value(card)
+        value = values[card.index]
         total += value
-        aces += value == 1
-    if aces and total + 10 <= 21:
+        if value == 1:
+            ace = True
+    if ace and total <= 11:
         return total + 10, True
     return total, False
 

@@ -24,12 +24,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from croupier import codec
 from croupier.blackjack import events as ev
 from croupier.blackjack.actions import LegalPlays
-from croupier.blackjack.hands import RoundPhase, Turn
+from croupier.blackjack.hands import PlayerHand, RoundPhase, Turn
 from croupier.blackjack.values import hand_total
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
@@ -42,6 +42,7 @@ __all__ = [
     "HandView",
     "InsuranceOffer",
     "SeatView",
+    "ShownLog",
     "censor",
     "event_from_dict",
     "event_to_dict",
@@ -184,12 +185,117 @@ def censor(events: Sequence[ev.Event], *, hole_card_turned: bool) -> tuple[ev.Ev
 def _censored(event: ev.Event, turned: bool) -> ev.Event:
     match event:
         case ev.RoundStarted():
+            if type(event) is ev.RoundStarted:  # the fields by hand: replace() is slow
+                return ev.RoundStarted(
+                    event.bankrolls, (), event.burn, event.engine_version, event.rules_version
+                )
             return dataclasses.replace(event, shoe=())
         case ev.CardBurned():
             return ev.HiddenCard("burned")
         case ev.DealerCard(hidden=True) if not turned:
             return ev.HiddenCard("hole card")
     return event
+
+
+_AS_IS: frozenset[type[ev.Event]] = frozenset(
+    {
+        ev.CardDealt,
+        ev.BoxAction,
+        ev.WagerPlaced,
+        ev.InsuranceDecided,
+        ev.HandSettled,
+        ev.InsuranceSettled,
+        ev.RoundSettled,
+        ev.HiddenCard,
+    }
+)
+"""The event types every viewer sees as they are (exactly these types: a subclass goes
+through :func:`censor`'s rules)."""
+
+
+class ShownLog:
+    """A round's censored log as its views have shown it so far, kept from one view to the
+    next: :meth:`update` censors only the events logged since the last call, and turns the
+    hole card over in place when the round is settled. What a view's log shows is the same
+    for every seat and a spectator (blackjack is dealt face up; only the shoe's order, the
+    burn card and an unturned hole card are hidden, from everyone), so a round keeps one.
+    A log that was cut back (an action undone) or changed under it is censored afresh.
+
+    >>> log = ShownLog()
+    >>> events = [ev.DealerCard(Card.parse("9d")), ev.DealerCard(Card.parse("Th"), hidden=True)]
+    >>> log.update(events, turned=False)[-1], log.hole_card
+    (HiddenCard(what='hole card'), True)
+    >>> log.update(events, turned=True) == censor(events, hole_card_turned=True)
+    True
+    """
+
+    __slots__ = ("_count", "_first", "_frozen", "_holes", "_last", "_shown", "_turned")
+
+    _count: int
+    """Events of the round's log censored so far."""
+    _first: ev.Event | None
+    _last: ev.Event | None
+    """The first and the last of them (the log is checked to be the one censored)."""
+    _shown: list[ev.Event]
+    _holes: list[int]
+    """Where the hole cards are in the log."""
+    _turned: bool
+    _frozen: tuple[ev.Event, ...]
+    """:attr:`_shown` as the tuple last handed out."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self._count = 0
+        self._first = None
+        self._last = None
+        self._shown = []
+        self._holes = []
+        self._turned = False
+        self._frozen = ()
+
+    @property
+    def hole_card(self) -> bool:
+        """Whether a hole card was dealt (face down until the round is settled), as of the
+        last :meth:`update`."""
+        return bool(self._holes)
+
+    def update(self, events: Sequence[ev.Event], *, turned: bool) -> tuple[ev.Event, ...]:
+        """The whole log censored (``turned``: the hole card is face up), as
+        :func:`censor` gives it, censoring only what is new since the last call."""
+        count = self._count
+        if count and (
+            len(events) < count
+            or events[count - 1] is not self._last
+            or events[0] is not self._first
+        ):
+            self._reset()
+            count = 0
+        if turned is not self._turned:
+            if not turned:  # a settled round taken back: censor afresh
+                self._reset()
+                count = 0
+            else:
+                for index in self._holes:
+                    self._shown[index] = events[index]
+                self._frozen = tuple(self._shown)
+            self._turned = turned
+        size = len(events)
+        if size > count:
+            shown = self._shown
+            for index, event in enumerate(events[count:], count):
+                if type(event) in _AS_IS:
+                    shown.append(event)
+                    continue
+                if isinstance(event, ev.DealerCard) and event.hidden:
+                    self._holes.append(index)
+                shown.append(_censored(event, turned))
+            self._count = size
+            self._first = events[0]
+            self._last = events[-1]
+            self._frozen = tuple(shown)
+        return self._frozen
 
 
 def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
@@ -204,32 +310,31 @@ def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
     """
     if player is not None and player not in rnd.bankrolls:
         raise CroupierError(f"{player!r} is not a player at this table")
-    turned = rnd.phase is RoundPhase.SETTLED
-    hidden = not turned and any(isinstance(e, ev.DealerCard) and e.hidden for e in rnd.events)
+    phase = rnd.phase
+    turned = phase is RoundPhase.SETTLED
+    shown = rnd._shown
+    events = shown.update(rnd.events, turned=turned)
+    hidden = not turned and shown.hole_card
     dealer = tuple(rnd.dealer[:1] if hidden else rnd.dealer)
-    boxes = tuple(
-        BoxView(
-            number,
-            tuple(box.wagers.items()),
-            tuple(
-                HandView(
-                    tuple(h.cards),
-                    *hand_total(h.cards),
-                    tuple(h.stakes.items()),
-                    h.from_split,
-                    h.split_aces,
-                    h.doubled,
-                    h.surrendered,
-                    h.done,
-                    h.acted,
-                )
-                for h in box.hands
-            ),
-            tuple(box.insurance.items()),
-            tuple(sorted(box.even_money)),
+    boxes: list[BoxView] = []
+    table = rnd.boxes
+    for number in sorted(table) if len(table) > 1 else table:
+        box = table[number]
+        hands: list[HandView] = []
+        for hand in box.hands:
+            hands.append(_hand_view(hand))
+        boxes.append(
+            _built(
+                BoxView,
+                {
+                    "number": number,
+                    "wagers": tuple(box.wagers.items()),
+                    "hands": tuple(hands),
+                    "insurance": tuple(box.insurance.items()),
+                    "even_money": tuple(sorted(box.even_money)) if box.even_money else (),
+                },
+            )
         )
-        for number, box in sorted(rnd.boxes.items())
-    )
     offer = None
     turn = rnd.insurance_turn
     if turn is not None:
@@ -240,7 +345,7 @@ def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
     legal: LegalPlays | None = None
     if player is not None and actor is not None and actor.player == player:
         legal = rnd.legal_actions()
-    elif player is not None and rnd.phase is RoundPhase.WAGERS:
+    elif player is not None and phase is RoundPhase.WAGERS:
         everyone = rnd.legal_actions()
         legal = LegalPlays(
             None,
@@ -248,19 +353,55 @@ def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
             withdrawals=tuple(w for w in everyone.withdrawals if w[1] == player),
             unit=everyone.unit,
         )
-    return SeatView(
-        player=player,
-        phase=rnd.phase,
-        bankrolls=tuple(rnd.bankrolls.items()),
-        boxes=boxes,
-        dealer=dealer,
-        dealer_total=hand_total(dealer)[0] if dealer else 0,
-        hole_card=hidden,
-        insurance_offer=offer,
-        actor=actor,
-        legal=legal,
-        events=censor(rnd.events, hole_card_turned=turned),
-        complete=turned,
+    return _built(
+        SeatView,
+        {
+            "player": player,
+            "phase": phase,
+            "bankrolls": tuple(rnd.bankrolls.items()),
+            "boxes": tuple(boxes),
+            "dealer": dealer,
+            "dealer_total": hand_total(dealer)[0] if dealer else 0,
+            "hole_card": hidden,
+            "insurance_offer": offer,
+            "actor": actor,
+            "legal": legal,
+            "events": events,
+            "complete": turned,
+        },
+    )
+
+
+_T = TypeVar("_T")
+
+
+def _built(cls: type[_T], values: dict[str, Any]) -> _T:
+    """An instance of the frozen view dataclass ``cls`` holding ``values`` (every field),
+    made without the generated ``__init__``: a frozen dataclass sets each field through
+    ``object.__setattr__``, about three times slower, and the views have no checks to run.
+    """
+    made = object.__new__(cls)
+    made.__dict__.update(values)
+    return made
+
+
+def _hand_view(hand: PlayerHand) -> HandView:
+    cards = hand.cards
+    total, soft = hand_total(cards)
+    return _built(
+        HandView,
+        {
+            "cards": tuple(cards),
+            "total": total,
+            "soft": soft,
+            "stakes": tuple(hand.stakes.items()),
+            "from_split": hand.from_split,
+            "split_aces": hand.split_aces,
+            "doubled": hand.doubled,
+            "surrendered": hand.surrendered,
+            "done": hand.done,
+            "acted": hand.acted,
+        },
     )
 
 

@@ -58,6 +58,8 @@ class Wagers:
 
     def _check_box(self, box: object) -> int:
         boxes = self.rules.boxes
+        if type(box) is int and 1 <= box <= boxes:
+            return box
         if isinstance(box, bool) or not isinstance(box, Integral):
             raise IllegalActionError(
                 "Decision 3.1-14",
@@ -71,6 +73,8 @@ class Wagers:
         return int(box)
 
     def _check_player(self, player: object) -> str:
+        if type(player) is str and player in self.bankrolls:
+            return player
         if not isinstance(player, str) or player not in self.bankrolls:
             raise IllegalActionError(
                 "Decision 3.1-14",
@@ -135,7 +139,9 @@ class Wagers:
         """Place (or change) ``player``'s wager on ``box`` before the deal (4.2)."""
         self.verify_place_wager(box, player, amount)
         box, amount = int(box), int(amount)
-        target = self.boxes.setdefault(box, Box(box, {}))
+        target = self.boxes.get(box)
+        if target is None:
+            target = self.boxes[box] = Box(box, {})
         self.bankrolls[player] += target.wagers.get(player, 0)
         target.wagers[player] = amount
         self.bankrolls[player] -= amount
