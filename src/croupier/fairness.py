@@ -40,6 +40,7 @@ from croupier.blackjack import events as bj
 from croupier.cards.card import Card, format_cards, parse_cards
 from croupier.errors import CroupierError
 from croupier.poker import events as pk
+from croupier.visitor import EventVisitor, visits
 
 __all__ = [
     "SALT_BYTES",
@@ -265,29 +266,81 @@ def dealt_cards(events: Iterable[Any]) -> DealtCards:
     >>> dealt_cards([bj.CardBurned(Card.parse("7d")), bj.CardDealt(1, 0, Card.parse("As"))]).cards
     (Card('7d'), Card('As'))
     """
-    cards: list[Card | None] = []
-    restocks: list[tuple[Card, ...]] = []
-    pools: list[tuple[Card, ...]] = []
-    discards: list[Card] = []
-    drawing: tuple[Card, ...] = ()  # a player's discards join the pile after his draw
-    for event in events:
-        match event:
-            case pk.CardBurned(card=card) | pk.CardBoxed(card=card):
-                cards.append(card)
-            case pk.CardsDealt(cards=dealt) | pk.CommunityDealt(cards=dealt):
-                cards.extend(dealt)
-                discards.extend(drawing)
-                drawing = ()
-            case pk.Discarded(cards=thrown):
-                discards.extend(drawing)
-                drawing = tuple(thrown)
-            case pk.StubRestocked(cards=restocked):
-                restocks.append(tuple(restocked))
-                pools.append(tuple(discards))
-                discards.clear()
-            case bj.CardBurned(card=card) | bj.CardDealt(card=card) | bj.DealerCard(card=card):
-                cards.append(card)
-    return DealtCards(tuple(cards), tuple(restocks), tuple(pools))
+    return _Dealt().visit_all(events)
+
+
+class _Dealt(EventVisitor[DealtCards]):
+    """The cards a log took from the deck, and draw poker's restocks with their pools."""
+
+    consumer = "the deal check"
+    reads = (pk, bj)
+    ignores = (
+        pk.AntePosted,
+        pk.BetReturned,
+        pk.BetsCollected,
+        pk.BlindPosted,
+        pk.BringIn,
+        pk.Called,
+        pk.Checked,
+        pk.Conceded,
+        pk.DeckCut,
+        pk.Folded,
+        pk.HandEnded,
+        pk.HandMucked,
+        pk.HandShown,
+        pk.HandStarted,
+        pk.PotAwarded,
+        pk.RaisedTo,
+        pk.RakeTaken,
+        pk.ShowRequested,
+        bj.BoxAction,
+        bj.HandSettled,
+        bj.InsuranceDecided,
+        bj.InsuranceSettled,
+        bj.RoundSettled,
+        bj.RoundStarted,
+        bj.WagerPlaced,
+    )
+
+    def __init__(self) -> None:
+        self.cards: list[Card | None] = []
+        self.restocks: list[tuple[Card, ...]] = []
+        self.pools: list[tuple[Card, ...]] = []
+        self.discards: list[Card] = []
+        self.drawing: tuple[Card, ...] = ()  # a player's discards join the pile after his draw
+
+    @visits(pk.CardBurned, pk.CardBoxed, bj.CardBurned, bj.CardDealt, bj.DealerCard)
+    def on_card(
+        self, event: pk.CardBurned | pk.CardBoxed | bj.CardBurned | bj.CardDealt | bj.DealerCard
+    ) -> None:
+        self.cards.append(event.card)
+
+    @visits(pk.CardsDealt, pk.CommunityDealt)
+    def on_cards(self, event: pk.CardsDealt | pk.CommunityDealt) -> None:
+        self.cards.extend(event.cards)
+        self.discards.extend(self.drawing)
+        self.drawing = ()
+
+    @visits(pk.Discarded)
+    def on_discarded(self, event: pk.Discarded) -> None:
+        self.discards.extend(self.drawing)
+        self.drawing = tuple(event.cards)
+
+    @visits(pk.StubRestocked)
+    def on_restocked(self, event: pk.StubRestocked) -> None:
+        self.restocks.append(tuple(event.cards))
+        self.pools.append(tuple(self.discards))
+        self.discards.clear()
+
+    @visits(pk.HiddenCards, bj.HiddenCard)
+    def on_hidden(self, event: pk.HiddenCards | bj.HiddenCard) -> None:
+        raise CroupierError(
+            f"the deal check cannot read {type(event).__name__}: "
+            "a viewer's log hides cards the deck gave"
+        )
+
+    def result(self) -> DealtCards:
+        return DealtCards(tuple(self.cards), tuple(self.restocks), tuple(self.pools))
 
 
 @dataclass(frozen=True)

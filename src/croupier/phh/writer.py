@@ -28,12 +28,14 @@ from typing import Any
 import tomli_w
 
 from croupier.cards.card import Card, format_cards
+from croupier.errors import CroupierError
 from croupier.phh.profiles import PROFILES, SETTINGS, RuleProfile
 from croupier.phh.variants import CROUPIER_VARIANT, variant_of
 from croupier.poker import events as ev
 from croupier.poker.settings import RaiseCap, TableRules
 from croupier.poker.state import HandState
 from croupier.poker.structures import FixedLimit, PotLimit, SpreadLimit
+from croupier.visitor import EventVisitor, visits
 
 __all__ = ["dumps", "dumps_all", "hand_to_fields"]
 
@@ -77,10 +79,11 @@ def hand_to_fields(hand: HandState) -> dict[str, Any]:
     player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
     rules, structure = hand.rules, hand.rules.structure
     variant = _variant(hand)
-    started = next(e for e in hand.events if isinstance(e, ev.HandStarted))
+    log = _PhhLog(player, hand.rules.bring_in_amount).visit_all(hand.events)
+    started, antes, blinds = log.started, log.antes, log.blinds
+    if started is None:
+        raise CroupierError("the PHH writer reads a hand's whole log: it has no HandStarted")
     start = dict(zip(started.seats, started.stacks, strict=True))
-    antes = {e.seat: e.amount for e in hand.events if isinstance(e, ev.AntePosted)}
-    blinds = {e.seat: e.amount for e in hand.events if isinstance(e, ev.BlindPosted)}
     fields: dict[str, Any] = {"variant": variant}
     fields["antes"] = [antes.get(s, 0) for s in order]
     if hand.rules.game.forced.value == "blinds":
@@ -95,16 +98,15 @@ def hand_to_fields(hand: HandState) -> dict[str, Any]:
     else:
         fields["min_bet"] = rules.table_minimum
     fields["starting_stacks"] = [start[s] for s in order]
-    fields["actions"] = list(_actions(hand, player))
+    fields["actions"] = log.actions
     if hand.is_complete:
         fields["finishing_stacks"] = [hand.stacks[s] for s in order]
     fields["seats"] = list(order)
     profile, differences = _profile(rules)
     fields["_croupier_profile"] = profile
-    first = hand.events[0]
-    if isinstance(first, ev.HandStarted) and first.engine_version:
-        fields["_croupier_engine_version"] = first.engine_version  # what dealt the hand
-        fields["_croupier_rules_version"] = first.rules_version  # TableRules.fingerprint
+    if hand.events[0] is started and started.engine_version:
+        fields["_croupier_engine_version"] = started.engine_version  # what dealt the hand
+        fields["_croupier_rules_version"] = started.rules_version  # TableRules.fingerprint
     fields.update(differences)
     fields["_croupier_game"] = hand.game.name
     fields["_croupier_structure"] = structure.name
@@ -133,90 +135,155 @@ def hand_to_fields(hand: HandState) -> dict[str, Any]:
     return fields
 
 
-def _actions(hand: HandState, player: dict[int, str]) -> Iterable[str]:
-    pending: dict[int, list[str]] = {}
-    dealt: dict[int, list[Card]] = {}  # shown cards are written in the order dealt
+class _PhhLog(EventVisitor["_PhhLog"]):
+    """A hand's log read for PHH: the start, the antes and blinds, and the actions.
 
-    def flush() -> Iterable[str]:
-        for seat in list(pending):
-            yield f"d dh {player[seat]} {''.join(pending.pop(seat))}"
+    Deals to one player wait until the next action or burn, so that a street's cards go
+    to each player in one ``d dh`` action; shown cards are written in the order dealt.
 
-    out = _OutOfBetting()
-    for event in hand.events:
-        out.see(event)
-        if isinstance(event, ev.Checked) and out.only_bettor(event.seat):
-            continue  # a check PHH leaves out: see _OutOfBetting
-        if isinstance(event, ev.CardsDealt):
-            pending.setdefault(event.seat, []).extend(str(c) for c in event.cards)
-            dealt.setdefault(event.seat, []).extend(event.cards)
-            continue
-        if isinstance(event, ev.CardBurned):  # a new street: its deals are separate actions
-            yield from flush()
-            continue
-        if not isinstance(
-            event, ev.CommunityDealt | ev.PlayerAction | ev.HandShown | ev.HandMucked
-        ):
-            continue
-        yield from flush()
-        match event:
-            case ev.CommunityDealt(cards=cards):
-                yield f"d db {format_cards(cards)}"
-            case ev.Folded(seat=seat):
-                yield f"{player[seat]} f"
-            case ev.Checked(seat=seat) | ev.Called(seat=seat):
-                yield f"{player[seat]} cc"
-            case ev.RaisedTo(seat=seat, to=to):
-                yield f"{player[seat]} cbr {to}"
-            case ev.BringIn(seat=seat, to=to):
-                # the bring-in (all in for less when the stack is short), or its completion
-                yield (
-                    f"{player[seat]} pb"
-                    if to <= hand.rules.bring_in_amount
-                    else f"{player[seat]} cbr {to}"
-                )
-            case ev.Discarded(seat=seat, cards=cards):
-                yield f"{player[seat]} sd {format_cards(cards)}".rstrip()
-            case ev.HandShown(seat=seat, cards=cards):
-                order = dealt.get(seat, [])
-                ranked = sorted(cards, key=lambda c: order.index(c) if c in order else len(order))
-                yield f"{player[seat]} sm {format_cards(ranked)}"
-            case ev.HandMucked(seat=seat):
-                yield f"{player[seat]} sm"
-    yield from flush()
+    It also follows who can no longer bet (folded or all in). A player who can only
+    check because nobody else in the hand has chips to bet (the big blind after an all-in
+    call of no more than the blind) makes no decision: PokerKit ends the round without
+    asking and PHH records no action there (PokerKit refuses the file otherwise);
+    croupier's replay makes the check itself."""
 
+    consumer = "the PHH writer"
+    reads = (ev,)
+    ignores = (
+        ev.BetsCollected,
+        ev.CardBoxed,
+        ev.DeckCut,
+        ev.HandEnded,
+        ev.PotAwarded,
+        ev.RakeTaken,
+        ev.StubRestocked,
+    )
 
-class _OutOfBetting:
-    """Who can no longer bet (folded or all in), followed through the events.
-
-    A player who can only check because nobody else in the hand has chips to bet (the
-    big blind after an all-in call of no more than the blind) makes no decision: PokerKit
-    ends the round without asking and PHH records no action there (PokerKit refuses the
-    file otherwise); croupier's replay makes the check itself."""
-
-    def __init__(self) -> None:
+    def __init__(self, player: dict[int, str], bring_in: int) -> None:
+        self.player = player
+        self.bring_in = bring_in
+        self.started: ev.HandStarted | None = None
+        self.antes: dict[int, int] = {}
+        self.blinds: dict[int, int] = {}
+        self.actions: list[str] = []
+        self.pending: dict[int, list[str]] = {}
+        self.dealt: dict[int, list[Card]] = {}
         self.stacks: dict[int, int] = {}
-        self.out: set[int] = set()
+        self.out: set[int] = set()  # out of the betting: folded or all in
 
-    def see(self, event: ev.Event) -> None:
-        match event:
-            case ev.HandStarted(seats=seats, stacks=stacks):
-                self.stacks = dict(zip(seats, stacks, strict=True))
-            case ev.AntePosted(seat=seat, amount=amount) | ev.BlindPosted(seat=seat, amount=amount):
-                self.stacks[seat] -= amount
-                if self.stacks[seat] <= 0:
-                    self.out.add(seat)
-            case ev.Folded(seat=seat) | ev.Conceded(seat=seat):
-                self.out.add(seat)
-            case ev.Called(seat=seat, all_in=True) | ev.RaisedTo(seat=seat, all_in=True):
-                self.out.add(seat)
-            case ev.BringIn(seat=seat, all_in=True):
-                self.out.add(seat)
-            case ev.BetReturned(seat=seat):
-                self.out.discard(seat)  # chips back behind (an uncalled bet)
+    def result(self) -> _PhhLog:
+        self._flush()
+        return self
 
-    def only_bettor(self, seat: int) -> bool:
-        """Whether every other player is out of the betting."""
-        return all(other in self.out for other in self.stacks if other != seat)
+    def _flush(self) -> None:
+        """Write the deals waiting, one action for each player."""
+        pending = self.pending
+        for seat in list(pending):
+            self.actions.append(f"d dh {self.player[seat]} {''.join(pending.pop(seat))}")
+
+    def _act(self, seat: int, what: str) -> None:
+        self._flush()
+        self.actions.append(f"{self.player[seat]} {what}")
+
+    def _posted(self, seat: int, amount: int) -> None:
+        self.stacks[seat] -= amount
+        if self.stacks[seat] <= 0:
+            self.out.add(seat)
+
+    @visits(ev.HandStarted)
+    def on_started(self, event: ev.HandStarted) -> None:
+        if self.started is None:
+            self.started = event
+        self.stacks = dict(zip(event.seats, event.stacks, strict=True))
+
+    @visits(ev.AntePosted)
+    def on_ante(self, event: ev.AntePosted) -> None:
+        self.antes[event.seat] = event.amount
+        self._posted(event.seat, event.amount)
+
+    @visits(ev.BlindPosted)
+    def on_blind(self, event: ev.BlindPosted) -> None:
+        self.blinds[event.seat] = event.amount
+        self._posted(event.seat, event.amount)
+
+    @visits(ev.CardsDealt)
+    def on_dealt(self, event: ev.CardsDealt) -> None:
+        self.pending.setdefault(event.seat, []).extend(str(c) for c in event.cards)
+        self.dealt.setdefault(event.seat, []).extend(event.cards)
+
+    @visits(ev.CardBurned)
+    def on_burned(self, event: ev.CardBurned) -> None:
+        self._flush()  # a new street: its deals are separate actions
+
+    @visits(ev.HiddenCards)
+    def on_hidden(self, event: ev.HiddenCards) -> None:
+        raise CroupierError(
+            "the PHH writer cannot read HiddenCards: a seat's view hides cards, "
+            "write the hand's own log"
+        )
+
+    @visits(ev.CommunityDealt)
+    def on_board(self, event: ev.CommunityDealt) -> None:
+        self._flush()
+        self.actions.append(f"d db {format_cards(event.cards)}")
+
+    @visits(ev.Folded)
+    def on_folded(self, event: ev.Folded) -> None:
+        self.out.add(event.seat)
+        self._act(event.seat, "f")
+
+    @visits(ev.Conceded)
+    def on_conceded(self, event: ev.Conceded) -> None:
+        self.out.add(event.seat)
+        self._flush()  # a decision PHH has no action for
+
+    @visits(ev.ShowRequested)
+    def on_show_requested(self, event: ev.ShowRequested) -> None:
+        self._flush()  # a decision PHH has no action for
+
+    @visits(ev.Checked)
+    def on_checked(self, event: ev.Checked) -> None:
+        seat = event.seat
+        if all(other in self.out for other in self.stacks if other != seat):
+            return  # the only one who can bet: a check PHH leaves out (see the class)
+        self._act(seat, "cc")
+
+    @visits(ev.Called)
+    def on_called(self, event: ev.Called) -> None:
+        if event.all_in:
+            self.out.add(event.seat)
+        self._act(event.seat, "cc")
+
+    @visits(ev.RaisedTo)
+    def on_raised(self, event: ev.RaisedTo) -> None:
+        if event.all_in:
+            self.out.add(event.seat)
+        self._act(event.seat, f"cbr {event.to}")
+
+    @visits(ev.BringIn)
+    def on_bring_in(self, event: ev.BringIn) -> None:
+        if event.all_in:
+            self.out.add(event.seat)
+        # the bring-in (all in for less when the stack is short), or its completion
+        self._act(event.seat, "pb" if event.to <= self.bring_in else f"cbr {event.to}")
+
+    @visits(ev.BetReturned)
+    def on_returned(self, event: ev.BetReturned) -> None:
+        self.out.discard(event.seat)  # chips back behind (an uncalled bet)
+
+    @visits(ev.Discarded)
+    def on_discarded(self, event: ev.Discarded) -> None:
+        self._act(event.seat, f"sd {format_cards(event.cards)}".rstrip())
+
+    @visits(ev.HandShown)
+    def on_shown(self, event: ev.HandShown) -> None:
+        order = self.dealt.get(event.seat, [])
+        ranked = sorted(event.cards, key=lambda c: order.index(c) if c in order else len(order))
+        self._act(event.seat, f"sm {format_cards(ranked)}")
+
+    @visits(ev.HandMucked)
+    def on_mucked(self, event: ev.HandMucked) -> None:
+        self._act(event.seat, "sm")
 
 
 def dumps(hand: HandState, **extra: Any) -> str:

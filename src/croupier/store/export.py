@@ -44,6 +44,7 @@ from croupier.poker import events as pk
 from croupier.poker.state import HandState
 from croupier.store.serial import events_from_json, events_to_json, rules_from_json, rules_to_json
 from croupier.store.store import StoredHand, game_deck
+from croupier.visitor import EventVisitor, visits
 
 __all__ = [
     "FORMAT",
@@ -244,15 +245,61 @@ def verify_phh(history: HandHistory) -> CheckedDeal:
             f"{label}: the stub was restocked (draw): PHH does not record the restocked "
             "order, check the hand from its JSON export"
         )
-    named = _named_cards(history)
-    slots: list[Card | None] = []
-    for event in played.hand.events:
-        if isinstance(event, pk.CardBurned | pk.CardBoxed):
-            slots.append(None)
-        elif isinstance(event, pk.CardsDealt | pk.CommunityDealt):
-            slots.extend(c if c in named else None for c in event.cards)
+    slots = _Slots(_named_cards(history)).visit_all(played.hand.events)
     check = verify_deal(
         commitment, reveal.order, reveal.salt, slots, deck=game_deck(played.hand.rules)
     )
     note = "burn cards are not in PHH: their positions are counted, not their faces"
     return CheckedDeal(label, check, note)
+
+
+class _Slots(EventVisitor[list[Card | None]]):
+    """Each card a replayed PHH hand took from the deck, in order: its face if the record
+    names it, None for a burn (PHH records none) or a card the record does not show."""
+
+    consumer = "the PHH deal check"
+    reads = (pk,)
+    ignores = (
+        pk.AntePosted,
+        pk.BetReturned,
+        pk.BetsCollected,
+        pk.BlindPosted,
+        pk.BringIn,
+        pk.Called,
+        pk.Checked,
+        pk.Conceded,
+        pk.DeckCut,
+        pk.Discarded,
+        pk.Folded,
+        pk.HandEnded,
+        pk.HandMucked,
+        pk.HandShown,
+        pk.HandStarted,
+        pk.PotAwarded,
+        pk.RaisedTo,
+        pk.RakeTaken,
+        pk.ShowRequested,
+        pk.StubRestocked,
+    )
+
+    def __init__(self, named: set[Card]) -> None:
+        self.named = named
+        self.slots: list[Card | None] = []
+
+    @visits(pk.CardBurned, pk.CardBoxed)
+    def on_set_aside(self, event: pk.CardBurned | pk.CardBoxed) -> None:
+        self.slots.append(None)
+
+    @visits(pk.CardsDealt, pk.CommunityDealt)
+    def on_dealt(self, event: pk.CardsDealt | pk.CommunityDealt) -> None:
+        named = self.named
+        self.slots.extend(c if c in named else None for c in event.cards)
+
+    @visits(pk.HiddenCards)
+    def on_hidden(self, event: pk.HiddenCards) -> None:
+        raise CroupierError(
+            "the PHH deal check cannot read HiddenCards: a seat's view hides the cards dealt"
+        )
+
+    def result(self) -> list[Card | None]:
+        return self.slots

@@ -26,6 +26,7 @@ from croupier.blackjack import events as bj
 from croupier.blackjack.hands import Play
 from croupier.errors import CroupierError
 from croupier.poker import events as pk
+from croupier.visitor import EventVisitor, visits
 
 __all__ = ["Movement", "blackjack_movements", "poker_movements"]
 
@@ -56,46 +57,99 @@ def poker_movements(events: Sequence[Any]) -> list[Movement]:
     >>> sum(m.amount for m in poker_movements(hand.events))
     0
     """
-    out: list[Movement] = []
-    bets: dict[int, int] = defaultdict(int)
-    start: pk.HandStarted | None = None
-    end: pk.HandEnded | None = None
-    for event in events:
-        match event:
-            case pk.HandStarted():
-                start = event
-            case pk.AntePosted(seat=seat, amount=amount):
-                out.append(Movement(seat, "ante", -amount))
-            case pk.BlindPosted(seat=seat, amount=amount):
-                bets[seat] += amount
-                out.append(Movement(seat, "blind", -amount))
-            case pk.Called(seat=seat, amount=amount):
-                bets[seat] += amount
-                out.append(Movement(seat, "call", -amount))
-            case pk.RaisedTo(seat=seat, to=to) | pk.BringIn(seat=seat, to=to):
-                kind = "bring-in" if isinstance(event, pk.BringIn) else "raise"
-                out.append(Movement(seat, kind, -(to - bets[seat])))
-                bets[seat] = to
-            case pk.BetReturned(seat=seat, amount=amount):
-                bets[seat] -= amount
-                out.append(Movement(seat, "return", amount))
-            case pk.BetsCollected():
-                bets.clear()
-            case pk.RakeTaken(amount=amount):
-                out.append(Movement(None, "rake", amount))
-            case pk.PotAwarded(shares=shares):
-                out.extend(Movement(seat, "award", chips) for seat, chips in shares)
-            case pk.HandEnded():
-                end = event
-    if start is None or end is None:
-        raise CroupierError("chip movements are read from a finished hand's whole log")
-    _check(
-        out,
-        dict(zip(start.seats, start.stacks, strict=True)),
-        dict(end.stacks),
-        "the hand",
+    return _PokerMovements().visit_all(events)
+
+
+class _PokerMovements(EventVisitor[list[Movement]]):
+    """The chips each poker event moves, checked against the hand's stacks at the end."""
+
+    consumer = "poker chip movements"
+    reads = (pk,)
+    ignores = (
+        pk.CardBoxed,
+        pk.CardBurned,
+        pk.CardsDealt,
+        pk.Checked,
+        pk.CommunityDealt,
+        pk.Conceded,
+        pk.DeckCut,
+        pk.Discarded,
+        pk.Folded,
+        pk.HandMucked,
+        pk.HandShown,
+        pk.HiddenCards,
+        pk.ShowRequested,
+        pk.StubRestocked,
     )
-    return out
+
+    def __init__(self) -> None:
+        self.out: list[Movement] = []
+        self.bets: dict[int, int] = defaultdict(int)
+        self.start: pk.HandStarted | None = None
+        self.end: pk.HandEnded | None = None
+
+    @visits(pk.HandStarted)
+    def on_started(self, event: pk.HandStarted) -> None:
+        self.start = event
+
+    @visits(pk.AntePosted)
+    def on_ante(self, event: pk.AntePosted) -> None:
+        self.out.append(Movement(event.seat, "ante", -event.amount))
+
+    @visits(pk.BlindPosted)
+    def on_blind(self, event: pk.BlindPosted) -> None:
+        self.bets[event.seat] += event.amount
+        self.out.append(Movement(event.seat, "blind", -event.amount))
+
+    @visits(pk.Called)
+    def on_called(self, event: pk.Called) -> None:
+        self.bets[event.seat] += event.amount
+        self.out.append(Movement(event.seat, "call", -event.amount))
+
+    @visits(pk.RaisedTo)
+    def on_raised(self, event: pk.RaisedTo) -> None:
+        self._raise(event.seat, "raise", event.to)
+
+    @visits(pk.BringIn)
+    def on_bring_in(self, event: pk.BringIn) -> None:
+        self._raise(event.seat, "bring-in", event.to)
+
+    def _raise(self, seat: int, kind: str, to: int) -> None:
+        self.out.append(Movement(seat, kind, -(to - self.bets[seat])))
+        self.bets[seat] = to
+
+    @visits(pk.BetReturned)
+    def on_returned(self, event: pk.BetReturned) -> None:
+        self.bets[event.seat] -= event.amount
+        self.out.append(Movement(event.seat, "return", event.amount))
+
+    @visits(pk.BetsCollected)
+    def on_collected(self, event: pk.BetsCollected) -> None:
+        self.bets.clear()
+
+    @visits(pk.RakeTaken)
+    def on_rake(self, event: pk.RakeTaken) -> None:
+        self.out.append(Movement(None, "rake", event.amount))
+
+    @visits(pk.PotAwarded)
+    def on_awarded(self, event: pk.PotAwarded) -> None:
+        self.out.extend(Movement(seat, "award", chips) for seat, chips in event.shares)
+
+    @visits(pk.HandEnded)
+    def on_ended(self, event: pk.HandEnded) -> None:
+        self.end = event
+
+    def result(self) -> list[Movement]:
+        start, end = self.start, self.end
+        if start is None or end is None:
+            raise CroupierError("chip movements are read from a finished hand's whole log")
+        _check(
+            self.out,
+            dict(zip(start.seats, start.stacks, strict=True)),
+            dict(end.stacks),
+            "the hand",
+        )
+        return self.out
 
 
 def blackjack_movements(events: Sequence[Any]) -> list[Movement]:
@@ -108,44 +162,72 @@ def blackjack_movements(events: Sequence[Any]) -> list[Movement]:
     >>> [(m.holder, m.kind, m.amount) for m in blackjack_movements(rnd.events)]
     [('ann', 'wager', -10), ('ann', 'settle', 20), (None, 'bank', -10)]
     """
-    out: list[Movement] = []
-    wagers: dict[tuple[int, str], int] = {}
-    hands: dict[int, list[dict[str, int]]] = {}
-    start: bj.RoundStarted | None = None
-    end: bj.RoundSettled | None = None
-    for event in events:
-        match event:
-            case bj.RoundStarted():
-                start = event
-            case bj.WagerPlaced(box=box, player=player, amount=amount):
-                before = wagers.get((box, player), 0)
-                wagers[(box, player)] = amount
-                out.append(Movement(player, "wager", before - amount))
-            case bj.CardDealt(box=box) if box not in hands:
-                hands[box] = [{p: a for (b, p), a in wagers.items() if b == box and a}]
-            case bj.InsuranceDecided(player=player, amount=amount) if amount:
-                out.append(Movement(player, "insurance", -amount))
-            case bj.BoxAction(box=box, hand=index, action=Play.DOUBLE):
-                stakes = hands[box][index]
-                for player, stake in stakes.items():
-                    out.append(Movement(player, "double", -stake))
-                    stakes[player] = 2 * stake
-            case bj.BoxAction(box=box, hand=index, action=Play.SPLIT):
-                stakes = hands[box][index]
-                out.extend(Movement(p, "split", -stake) for p, stake in stakes.items())
-                hands[box].insert(index + 1, dict(stakes))
-            case (
-                bj.HandSettled(player=player, stake=stake, net=net)
-                | bj.InsuranceSettled(player=player, stake=stake, net=net)
-            ):
-                out.append(Movement(player, "settle", stake + net))
-            case bj.RoundSettled(bank=bank):
-                end = event
-                out.append(Movement(None, "bank", bank))
-    if start is None or end is None:
-        raise CroupierError("chip movements are read from a settled round's whole log")
-    _check(out, dict(start.bankrolls), dict(end.bankrolls), "the round")
-    return out
+    return _BlackjackMovements().visit_all(events)
+
+
+class _BlackjackMovements(EventVisitor[list[Movement]]):
+    """The chips each blackjack event moves, checked against the bankrolls at the end."""
+
+    consumer = "blackjack chip movements"
+    reads = (bj,)
+    ignores = (bj.CardBurned, bj.DealerCard, bj.HiddenCard)
+
+    def __init__(self) -> None:
+        self.out: list[Movement] = []
+        self.wagers: dict[tuple[int, str], int] = {}
+        self.hands: dict[int, list[dict[str, int]]] = {}
+        self.start: bj.RoundStarted | None = None
+        self.end: bj.RoundSettled | None = None
+
+    @visits(bj.RoundStarted)
+    def on_started(self, event: bj.RoundStarted) -> None:
+        self.start = event
+
+    @visits(bj.WagerPlaced)
+    def on_wager(self, event: bj.WagerPlaced) -> None:
+        key = (event.box, event.player)
+        before = self.wagers.get(key, 0)
+        self.wagers[key] = event.amount
+        self.out.append(Movement(event.player, "wager", before - event.amount))
+
+    @visits(bj.CardDealt)
+    def on_dealt(self, event: bj.CardDealt) -> None:
+        box = event.box
+        if box not in self.hands:  # the box's first card: its stakes are settled
+            self.hands[box] = [{p: a for (b, p), a in self.wagers.items() if b == box and a}]
+
+    @visits(bj.InsuranceDecided)
+    def on_insurance(self, event: bj.InsuranceDecided) -> None:
+        if event.amount:
+            self.out.append(Movement(event.player, "insurance", -event.amount))
+
+    @visits(bj.BoxAction)
+    def on_action(self, event: bj.BoxAction) -> None:
+        if event.action == Play.DOUBLE:
+            stakes = self.hands[event.box][event.hand]
+            for player, stake in stakes.items():
+                self.out.append(Movement(player, "double", -stake))
+                stakes[player] = 2 * stake
+        elif event.action == Play.SPLIT:
+            stakes = self.hands[event.box][event.hand]
+            self.out.extend(Movement(p, "split", -stake) for p, stake in stakes.items())
+            self.hands[event.box].insert(event.hand + 1, dict(stakes))
+
+    @visits(bj.HandSettled, bj.InsuranceSettled)
+    def on_settled(self, event: bj.HandSettled | bj.InsuranceSettled) -> None:
+        self.out.append(Movement(event.player, "settle", event.stake + event.net))
+
+    @visits(bj.RoundSettled)
+    def on_round_settled(self, event: bj.RoundSettled) -> None:
+        self.end = event
+        self.out.append(Movement(None, "bank", event.bank))
+
+    def result(self) -> list[Movement]:
+        start, end = self.start, self.end
+        if start is None or end is None:
+            raise CroupierError("chip movements are read from a settled round's whole log")
+        _check(self.out, dict(start.bankrolls), dict(end.bankrolls), "the round")
+        return self.out
 
 
 def _check(

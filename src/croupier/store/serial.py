@@ -21,16 +21,17 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from croupier.blackjack import events as bj
 from croupier.blackjack import views as bj_views
-from croupier.blackjack.events import Event as BlackjackEvent
 from croupier.blackjack.rules import BlackjackRules
 from croupier.errors import CroupierError
+from croupier.poker import events as pk
 from croupier.poker import views as poker_views
-from croupier.poker.events import Event as PokerEvent
 from croupier.poker.games import GameSpec, game_by_name
 from croupier.poker.settings import RaiseCap, Rake, ShortAllIn, TableRules
 from croupier.poker.structures import STRUCTURES, BettingStructure, PotLimit
 from croupier.store.errors import StoreCorruptError
+from croupier.visitor import EventVisitor, event_classes, visits
 
 __all__ = [
     "Rules",
@@ -148,15 +149,34 @@ def events_to_json(events: Sequence[Any]) -> str:
     >>> events_to_json([ev.Folded(2)])
     '[{"type":"Folded","seat":2}]'
     """
-    rows: list[dict[str, Any]] = []
-    for event in events:
-        if isinstance(event, PokerEvent):
-            rows.append(poker_views.event_to_dict(event))
-        elif isinstance(event, BlackjackEvent):
-            rows.append(bj_views.event_to_dict(event))
-        else:
+    return json.dumps(_Rows().visit_all(events), separators=(",", ":"), allow_nan=False)
+
+
+class _Rows(EventVisitor[list[dict[str, Any]]]):
+    """Each event as its referee's codec writes it (the codec writes every event class
+    of its game: a class the games do not list is refused)."""
+
+    consumer = "the event log's JSON"
+    reads = (pk, bj)
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+
+    @visits(*event_classes(pk))
+    def on_poker(self, event: pk.Event) -> None:
+        self.rows.append(poker_views.event_to_dict(event))
+
+    @visits(*event_classes(bj))
+    def on_blackjack(self, event: bj.Event) -> None:
+        self.rows.append(bj_views.event_to_dict(event))
+
+    def result(self) -> list[dict[str, Any]]:
+        return self.rows
+
+    def unknown(self, event: object) -> None:
+        if not isinstance(event, pk.Event | bj.Event):  # not even an event
             raise CroupierError(f"not a referee's event: {event!r}")
-    return json.dumps(rows, separators=(",", ":"), allow_nan=False)
+        super().unknown(event)
 
 
 def events_from_json(kind: str, text: str) -> list[Any]:

@@ -92,6 +92,7 @@ from croupier.store.serial import (
     rules_to_json,
 )
 from croupier.version import engine_version
+from croupier.visitor import EventVisitor, visits
 
 if TYPE_CHECKING:
     from croupier.store.verify import VerifyReport
@@ -495,10 +496,7 @@ class Store:
         verify_logged_deal(
             shoe.commitment, shoe.reveal, events, start=offset, deck=game_deck(rnd.rules)
         )
-        boxes: dict[str, int] = {}
-        for event in events:
-            if isinstance(event, bj.WagerPlaced):
-                boxes.setdefault(event.player, event.box)
+        boxes = _Boxes().visit_all(events)
         end = dict(rnd.bankrolls)
         results = [
             (player_name(name), boxes.get(name, 0), start, end[name])
@@ -603,3 +601,32 @@ class Store:
         """
         with self._read() as db:
             return int(db.scalar(select(func.count()).select_from(table)) or 0)
+
+
+class _Boxes(EventVisitor[dict[str, int]]):
+    """The box each player of a blackjack round wagered on first (his seat in the results)."""
+
+    consumer = "the store's round recorder"
+    reads = (bj,)
+    ignores = (
+        bj.BoxAction,
+        bj.CardBurned,
+        bj.CardDealt,
+        bj.DealerCard,
+        bj.HandSettled,
+        bj.HiddenCard,
+        bj.InsuranceDecided,
+        bj.InsuranceSettled,
+        bj.RoundSettled,
+        bj.RoundStarted,
+    )
+
+    def __init__(self) -> None:
+        self.boxes: dict[str, int] = {}
+
+    @visits(bj.WagerPlaced)
+    def on_wager(self, event: bj.WagerPlaced) -> None:
+        self.boxes.setdefault(event.player, event.box)
+
+    def result(self) -> dict[str, int]:
+        return self.boxes

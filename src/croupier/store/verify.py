@@ -55,6 +55,7 @@ from croupier.store.schema import (
     ShoeRow,
 )
 from croupier.store.serial import events_from_json, rules_from_json
+from croupier.visitor import EventVisitor, visits
 
 if TYPE_CHECKING:
     from croupier.store.store import Store
@@ -130,6 +131,91 @@ class VerifyReport:
         }
 
 
+@dataclass(frozen=True)
+class _Edge:
+    """What the verifier reads from the event that opens or ends a hand or round."""
+
+    game: str
+    """``"poker"`` or ``"blackjack"``."""
+    opens: bool
+    """Whether the event opens the hand (else it ends it)."""
+    chips: dict[Any, int]
+    """Each seat's stack (poker) or player's bankroll (blackjack) at that point."""
+    rules_version: str = ""
+    engine_version: str = ""
+
+
+class _Edges(EventVisitor["_Edge | None"]):
+    """The verifier's reading of a log's first and last events: the one that opens the
+    hand or round, the one that ends it, or (None) neither."""
+
+    consumer = "the store's verifier"
+    reads = (pk, bj)
+    ignores = (
+        pk.AntePosted,
+        pk.BetReturned,
+        pk.BetsCollected,
+        pk.BlindPosted,
+        pk.BringIn,
+        pk.Called,
+        pk.CardBoxed,
+        pk.CardBurned,
+        pk.CardsDealt,
+        pk.Checked,
+        pk.CommunityDealt,
+        pk.Conceded,
+        pk.DeckCut,
+        pk.Discarded,
+        pk.Folded,
+        pk.HandMucked,
+        pk.HandShown,
+        pk.HiddenCards,
+        pk.PotAwarded,
+        pk.RaisedTo,
+        pk.RakeTaken,
+        pk.ShowRequested,
+        pk.StubRestocked,
+        bj.BoxAction,
+        bj.CardBurned,
+        bj.CardDealt,
+        bj.DealerCard,
+        bj.HandSettled,
+        bj.HiddenCard,
+        bj.InsuranceDecided,
+        bj.InsuranceSettled,
+        bj.WagerPlaced,
+    )
+
+    def __init__(self) -> None:
+        self.edge: _Edge | None = None
+
+    @visits(pk.HandStarted)
+    def on_hand_started(self, event: pk.HandStarted) -> None:
+        chips = dict(zip(event.seats, event.stacks, strict=True))
+        self.edge = _Edge("poker", True, chips, event.rules_version, event.engine_version)
+
+    @visits(bj.RoundStarted)
+    def on_round_started(self, event: bj.RoundStarted) -> None:
+        chips = dict(event.bankrolls)
+        self.edge = _Edge("blackjack", True, chips, event.rules_version, event.engine_version)
+
+    @visits(pk.HandEnded)
+    def on_hand_ended(self, event: pk.HandEnded) -> None:
+        self.edge = _Edge("poker", False, dict(event.stacks))
+
+    @visits(bj.RoundSettled)
+    def on_round_settled(self, event: bj.RoundSettled) -> None:
+        self.edge = _Edge("blackjack", False, dict(event.bankrolls))
+
+    def result(self) -> _Edge | None:
+        return self.edge
+
+
+def _edge(event: object) -> _Edge | None:
+    """The verifier's reading of one event: an opening, an ending, or (None) neither."""
+    return _Edges().visit_all((event,))
+
+
 class _Checker:
     """Collects problems while the store is read."""
 
@@ -155,8 +241,8 @@ class _Checker:
             return -1
         if rules.fingerprint != session.rules_fingerprint:
             self.problem("hands", row.id, "played under rules other than its session's")
-        first = events[0] if events else None
-        if not isinstance(first, pk.HandStarted | bj.RoundStarted):
+        first = _edge(events[0]) if events else None
+        if first is None or not first.opens:
             self.problem("hands", row.id, "the event log does not open the hand")
             return -1
         if first.rules_version != row.rules_fingerprint:
@@ -181,17 +267,17 @@ class _Checker:
         return len(dealt_cards(events).cards)
 
     def _results(self, row: HandRow, events: list[Any]) -> None:
-        first, last = events[0], events[-1]
-        start: dict[Any, int]
-        end: dict[Any, int]
-        if isinstance(first, pk.HandStarted) and isinstance(last, pk.HandEnded):
-            start = dict(zip(first.seats, first.stacks, strict=True))
-            end = dict(last.stacks)
-        elif isinstance(first, bj.RoundStarted) and isinstance(last, bj.RoundSettled):
-            start, end = dict(first.bankrolls), dict(last.bankrolls)
-        else:
+        first, last = _edge(events[0]), _edge(events[-1])
+        if (
+            first is None
+            or last is None
+            or not first.opens
+            or last.opens
+            or first.game != last.game
+        ):
             self.problem("hands", row.id, "the log does not end the hand")
             return
+        start, end = first.chips, last.chips
         rows = list(self.db.scalars(select(ResultRow).where(ResultRow.hand_id == row.id)))
         seen: set[Any] = set()
         for result in rows:
