@@ -26,6 +26,7 @@ except ImportError:  # running from a checkout without an install: use ./src
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from benchmarks import (
+    bench_bj_referee,
     bench_blackjack,
     bench_copy_blackjack,
     bench_copy_poker,
@@ -35,6 +36,7 @@ from benchmarks import (
     bench_omaha,
     bench_poker_sim,
     bench_ranges,
+    bench_referee,
     bench_startup,
 )
 from benchmarks._harness import BenchResult, Config
@@ -58,6 +60,8 @@ BENCHMARKS: dict[str, Callable[[Config], BenchResult]] = {
     "poker_sim": bench_poker_sim.run,
     "copy_poker": bench_copy_poker.run,
     "copy_blackjack": bench_copy_blackjack.run,
+    "referee": bench_referee.run,
+    "bj_referee": bench_bj_referee.run,
     "blackjack": bench_blackjack.run,
     "diff_pokerkit": bench_diff_pokerkit.run,
     "server": _server,

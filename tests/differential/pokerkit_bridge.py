@@ -819,11 +819,12 @@ def _cards(cards: Sequence[Card]) -> str:
 
 
 def _croupier_options(legal: LegalActions) -> Options:
+    assert legal.actor is not None
     if legal.bring_in is not None:
         low, high = legal.bring_in
-        return Options(legal.seat, legal.fold, None, low, (high, high) if high > low else None)
+        return Options(legal.actor, legal.fold, None, low, (high, high) if high > low else None)
     call = 0 if legal.check else legal.call
-    return Options(legal.seat, legal.fold, call, None, legal.raise_to)
+    return Options(legal.actor, legal.fold, call, None, legal.raise_to)
 
 
 def _pokerkit_options(st: Any, seat: int) -> Options:

@@ -69,7 +69,7 @@ def test_the_rake_is_what_the_players_lost() -> None:
         for i in range(size):
             hand = HandState(rules, dict.fromkeys(range(1, 5), 1000), i % 4 + 1, rng=rng)
             while not hand.is_complete:
-                seat = hand.legal_actions().seat
+                seat = hand.legal_actions().actor
                 hand.apply(player(hand.view_for(seat)).for_seat(seat))
             lost += 4000 - sum(hand.stacks.values())
             later += hand.street > 0

@@ -63,7 +63,8 @@ def play(rules: TableRules, seed: int, *, pokerkit_safe: bool) -> HandState:
                      button=seats, seed=seed)  # fmt: skip
     while not hand.is_complete:
         legal = hand.legal_actions()
-        me = hand.players[legal.seat]
+        assert legal.actor is not None
+        me = hand.players[legal.actor]
         if legal.bring_in is not None:
             hand.bring_in(rng.choice(legal.bring_in))
             continue
@@ -165,7 +166,8 @@ def test_every_game_round_trips_losslessly(game: str, structure: BettingStructur
         while not hand.is_complete:
             legal = hand.legal_actions()
             if legal.discard:
-                down = hand.players[legal.seat].down
+                assert legal.actor is not None
+                down = hand.players[legal.actor].down
                 hand.discard(rng.sample(down, rng.randint(0, min(3, len(down)))))
             elif legal.bring_in is not None:
                 hand.bring_in(legal.bring_in[0])

@@ -1339,7 +1339,8 @@ def test_draw_restock_never_returns_a_players_own_discards() -> None:
         hand = HandState(rules, dict.fromkeys(range(1, 9), 100), 8, seed=seed)
         passive(hand, until_street=1)
         while hand.legal_actions().discard:
-            seat = hand.legal_actions().seat
+            seat = hand.legal_actions().actor
+            assert seat is not None
             mine = list(hand.players[seat].down)
             hand.discard(mine)  # everyone draws five: the stub (11 cards) runs short
             if set(mine) & set(hand.players[seat].down):

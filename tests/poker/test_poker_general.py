@@ -152,7 +152,7 @@ def test_tapping_out_for_less_than_a_raise_is_allowed_and_ends_the_round() -> No
     hand.raise_to(60)
     assert hand.players[3].all_in
     legal = hand.legal_actions()  # seat 1 must answer the extra 20 but may not raise again
-    assert (legal.seat, legal.call, legal.raise_to) == (1, 20, None)
+    assert (legal.actor, legal.call, legal.raise_to) == (1, 20, None)
     hand.call()
     hand.call()
     assert hand.street_name == "flop"  # every player has acted: the betting round is over

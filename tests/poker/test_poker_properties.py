@@ -168,7 +168,8 @@ def amount_between(data: st.DataObject, low: int, high: int, unit: int, all_in: 
 def play_one_turn(hand: HandState, data: st.DataObject, universe: frozenset[Card]) -> None:
     """Check the legal actions, try illegal ones, then take a random legal one."""
     legal = hand.legal_actions()
-    seat = legal.seat
+    seat = legal.actor
+    assert seat is not None
     assert seat == hand.actor
     player = hand.players[seat]
     unit = hand.rules.chip_unit
@@ -252,7 +253,7 @@ def run_chores(hand: HandState, data: st.DataObject) -> None:
     keeps his hand (see test_all_covering_hands_conceded_against_an_all_in_player)."""
     while hand.phase is Phase.DEALER:
         assert hand.actor is None
-        assert hand.legal_actions().seat == -1
+        assert hand.legal_actions().actor is None
         refuse_everything(hand)
         live = [s for s, p in hand.players.items() if not p.folded]
         if hand.next_chore is Chore.SHOWDOWN:

@@ -66,7 +66,8 @@ def rules_for(game: GameSpec, structure_name: str) -> TableRules:
 def random_action(hand: HandState, rng: random.Random) -> Action:
     """A random legal action for the seat to act, amounts anywhere in their range."""
     legal = hand.legal_actions()
-    seat = legal.seat
+    seat = legal.actor
+    assert seat is not None
     if legal.discard:
         down = hand.players[seat].down
         return Discard(tuple(c for c in down if rng.random() < 0.4), seat=seat)

@@ -43,13 +43,14 @@ def poker_hand(game_index: int, structure_index: int, seed: int, seats: int) -> 
 
 def poker_step(hand: HandState, rng: random.Random) -> None:
     legal = hand.legal_actions()
+    assert legal.actor is not None
     if legal.discard:
-        down = hand.players[legal.seat].down
-        hand.apply(Discard(tuple(c for c in down if rng.random() < 0.4), seat=legal.seat))
+        down = hand.players[legal.actor].down
+        hand.apply(Discard(tuple(c for c in down if rng.random() < 0.4), seat=legal.actor))
         return
     action = rng.choice(list(legal.actions()))
     if isinstance(action, RaiseTo) and legal.raise_to is not None and rng.random() < 0.5:
-        candidate = RaiseTo(rng.randint(*legal.raise_to), seat=legal.seat)
+        candidate = RaiseTo(rng.randint(*legal.raise_to), seat=legal.actor)
         if hand.can(candidate):
             action = candidate
     hand.apply(action)

@@ -235,7 +235,7 @@ def _chunk(args: tuple[TableRules, str, int, int, int, int]) -> _Tally:
         stacks = dict.fromkeys(range(1, players + 1), stack)
         hand = HandState(rules, stacks, i % players + 1, rng=rng)
         while not hand.is_complete:
-            seat = hand.legal_actions().seat
+            seat = hand.legal_actions().actor
             hand.apply(player(hand.view_for(seat)).for_seat(seat))
         rake = sum(e.amount for e in hand.events if isinstance(e, ev.RakeTaken))
         pot = rake + sum(e.amount for e in hand.events if isinstance(e, ev.PotAwarded))

@@ -367,7 +367,8 @@ class _Replayer:
             if not legal.discard:
                 raise PHHError("no draw is due", where=where, rule="Draw 11 (deal and draw)")
             thrown = [c for c in _cards(a.args[0], where) if c is not None] if a.args else []
-            seat = legal.seat
+            seat = legal.actor
+            assert seat is not None  # a draw is due: someone draws
             fresh = [self._next(self.queues[seat]) for _ in thrown]
             hand.discard(thrown)
             if fresh:  # the dealer then deals the replacements the record names

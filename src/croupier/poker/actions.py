@@ -253,12 +253,14 @@ class RequestShow(Action):
 class LegalActions:
     """What the player to act may do, with the amounts (round totals for bets and raises).
 
-    >>> LegalActions(seat=1, fold=True, call=10, raise_to=(20, 100)).describe()
+    >>> LegalActions(actor=1, fold=True, call=10, raise_to=(20, 100)).describe()
     'fold, call 10, raise to 20..100'
+    >>> LegalActions(actor=None).describe()     # nobody is to act
+    'nothing'
     """
 
-    seat: int
-    """The player to act."""
+    actor: int | None
+    """The seat to act (None: nobody is, and nothing is legal)."""
     fold: bool = False
     """Fold is allowed."""
     check: bool = False
@@ -279,10 +281,10 @@ class LegalActions:
         """The legal actions as values; a range appears as its two ends (every amount
         between them is legal too, in the chip unit; fixed limit: only the ends).
 
-        >>> LegalActions(seat=1, fold=True, call=10, raise_to=(20, 100)).actions()
+        >>> LegalActions(actor=1, fold=True, call=10, raise_to=(20, 100)).actions()
         (Fold(seat=1), Call(seat=1), RaiseTo(amount=20, seat=1), RaiseTo(amount=100, seat=1))
         """
-        seat = None if self.seat < 0 else self.seat
+        seat = self.actor
         out: list[Action] = []
         if self.discard:
             out.append(Discard((), seat=seat))
@@ -305,13 +307,13 @@ class LegalActions:
         """Whether the action's kind, seat and amount are allowed (a discard's cards are
         checked by :meth:`HandState.can <croupier.poker.state.HandState.can>`).
 
-        >>> legal = LegalActions(seat=1, fold=True, call=10, raise_to=(20, 100))
+        >>> legal = LegalActions(actor=1, fold=True, call=10, raise_to=(20, 100))
         >>> RaiseTo(50) in legal, RaiseTo(50, seat=2) in legal, Check() in legal
         (True, False, False)
         """
-        if not isinstance(action, Action) or self.seat < 0:
+        if not isinstance(action, Action) or self.actor is None:
             return False
-        if action.seat is not None and action.seat != self.seat:
+        if action.seat is not None and action.seat != self.actor:
             return False
         match action:
             case Fold():

@@ -122,10 +122,10 @@ class Betting(HandCore):
     def _legal_now(self) -> LegalActions:
         seat = self.actor
         if seat is None:
-            return LegalActions(seat=-1)
+            return LegalActions(actor=None)
         player = self.players[seat]
         if self._stage == Stage.DRAW:
-            return LegalActions(seat=seat, discard=True)
+            return LegalActions(actor=seat, discard=True)
         to_call = max(self._current_bet - player.bet, 0)
         raise_range = self._raise_range(player, to_call)
         if self._bring_in_due:
@@ -138,13 +138,13 @@ class Betting(HandCore):
                 all_in = player.bet + player.stack
                 complete = (all_in, all_in) if all_in <= self.rules.bring_in_amount else None
             return LegalActions(
-                seat=seat,
+                actor=seat,
                 bring_in=(low, max(low, high)),
                 bring_in_ends_only=ends,
                 raise_to=complete,
             )
         return LegalActions(
-            seat=seat,
+            actor=seat,
             fold=to_call > 0 or self.rules.fold_when_check_is_free,
             check=to_call == 0,
             call=min(to_call, player.stack) if to_call > 0 else None,

@@ -171,7 +171,8 @@ def _chunk(
                 hand.step()
             hand.automatic = True
         while not hand.is_complete:
-            seat = hand.legal_actions().seat
+            seat = hand.legal_actions().actor
+            assert seat is not None  # dealt automatically: a player acts until the end
             hand.apply(players[seat - 1](hand.view_for(seat)).for_seat(seat))
         if record is not None:
             record(hand, commitment, reveal)
