@@ -55,6 +55,12 @@ def outcome(rnd: BlackjackRound, box: int, hand: int = 0, player: str = "ann") -
     return found[0]
 
 
+def hand_to_play(rnd: BlackjackRound) -> tuple[int, int] | None:
+    """``(box, hand)`` of the hand to play, or None (nobody acts, or an insurance turn)."""
+    turn = rnd.actor
+    return None if turn is None or turn.hand is None else (turn.box, turn.hand)
+
+
 def totals(rnd: BlackjackRound, box: int = 1) -> list[int]:
     """Each hand's total on ``box``."""
     return [h.total for h in rnd.boxes[box].hands]
@@ -63,7 +69,7 @@ def totals(rnd: BlackjackRound, box: int = 1) -> list[int]:
 def assert_over(rnd: BlackjackRound) -> None:
     """The round is settled, nothing is left on the layout, and every planned card was used."""
     assert rnd.phase is RoundPhase.SETTLED
-    assert rnd.current is None
+    assert hand_to_play(rnd) is None
     assert rnd.on_table == 0
     assert len(rnd.shoe) == 0
     assert isinstance(rnd.events[-1], ev.RoundSettled)

@@ -20,7 +20,7 @@ from bj_helpers import shoe
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from croupier.blackjack import NZ, BlackjackRound, BlackjackRules, HoleCard, IllegalPlayError
+from croupier.blackjack import NZ, BlackjackRound, BlackjackRules, HoleCard
 from croupier.blackjack import events as ev
 from croupier.blackjack.actions import (
     ACTION_TYPES,
@@ -185,7 +185,6 @@ def test_malformed_values_are_invalid_actions(make: Any) -> None:
 
 
 def test_the_illegal_play_error_is_the_shared_illegal_action_error() -> None:
-    assert IllegalPlayError is IllegalActionError
     rnd = BlackjackRound(NZ, shoe("6c 9d 5h Th"), {"ann": 50})
     rnd.place_wager(1, "ann", 10)
     rnd.deal()

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from bj_helpers import dealt, draw_play_settings, shoe
+from bj_helpers import dealt, draw_play_settings, hand_to_play, shoe
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -468,7 +468,7 @@ def calls(rnd: BlackjackRound, draw: Callable[..., Any]) -> tuple[str, Callable[
         amount = rnd.rules.chip_unit * draw(st.integers(0, 3))
         return "insure", lambda: rnd.insure(amount)
     legal = rnd.legal_actions().names
-    if kind == "legal" and rnd.current is not None and legal:
+    if kind == "legal" and hand_to_play(rnd) is not None and legal:
         action = draw(st.sampled_from(legal))
         return action, getattr(rnd, action)
     name = draw(

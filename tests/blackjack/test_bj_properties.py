@@ -15,7 +15,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
-from bj_helpers import draw_play_settings
+from bj_helpers import draw_play_settings, hand_to_play
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -24,12 +24,12 @@ from croupier.blackjack import (
     BlackjackRound,
     BlackjackRules,
     BlackjackTable,
-    IllegalPlayError,
     RoundPhase,
     hand_total,
 )
 from croupier.blackjack import events as ev
 from croupier.cards import Card, Rank, Shoe, full_deck
+from croupier.errors import IllegalActionError
 from croupier.rules import load_registry
 
 ACTIONS = ("hit", "stand", "double", "split", "surrender")
@@ -121,10 +121,10 @@ def check_legal_actions(rnd: BlackjackRound) -> None:
     legal = rnd.legal_actions().names
     if rnd.insurance_turn is not None:
         assert legal == (("insure", "even money") if rnd.can_even_money() else ("insure",))
-        assert rnd.current is None
+        assert hand_to_play(rnd) is None
     for action in ACTIONS:
         assert (action in legal) is getattr(rnd, f"can_{action}")()
-    if rnd.current is None:
+    if hand_to_play(rnd) is None:
         assert not set(legal) & set(ACTIONS)
 
 
@@ -132,7 +132,7 @@ def try_illegal(rnd: BlackjackRound, data: st.DataObject) -> None:
     """Make one illegal call: it raises with a registered rule and changes nothing."""
     name, call = data.draw(st.sampled_from(illegal_calls(rnd)), label="illegal")
     before = rnd.snapshot()
-    with pytest.raises(IllegalPlayError) as err:
+    with pytest.raises(IllegalActionError) as err:
         call()
     REGISTRY.get(err.value.rule)  # every refusal cites a rule of the registry
     assert rnd.snapshot() == before, name
@@ -159,7 +159,7 @@ def place_wagers(
             rnd.place_wager(box, player, amount)
         else:
             before = rnd.snapshot()
-            with pytest.raises(IllegalPlayError):
+            with pytest.raises(IllegalActionError):
                 rnd.place_wager(box, player, amount)
             assert rnd.snapshot() == before
 
@@ -196,7 +196,7 @@ def play_out(
                 rnd.insure(choice)
             continue
         legal = rnd.legal_actions().names
-        assert rnd.current is not None
+        assert hand_to_play(rnd) is not None
         assert legal, "a hand to act has no legal action"
         rare = [a for a in legal if a in ("split", "double", "surrender")]  # weighted up
         action = data.draw(st.sampled_from(legal + tuple(rare)), label="action")
@@ -208,7 +208,7 @@ def play_out(
 def check_settled(rnd: BlackjackRound, start: dict[str, int]) -> None:
     """The round is over and its settlement events account for every chip."""
     assert rnd.phase is RoundPhase.SETTLED
-    assert rnd.current is None
+    assert hand_to_play(rnd) is None
     assert rnd.insurance_turn is None
     assert rnd.legal_actions().names == ()
     assert rnd.on_table == 0

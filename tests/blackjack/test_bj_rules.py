@@ -13,7 +13,7 @@ import inspect
 from fractions import Fraction
 
 import pytest
-from bj_helpers import assert_over, dealt, outcome, settled, shoe, totals
+from bj_helpers import assert_over, dealt, hand_to_play, outcome, settled, shoe, totals
 
 from croupier.blackjack import (
     NZ,
@@ -307,13 +307,13 @@ def test_split_hands_get_their_second_card_in_turn_left_to_right() -> None:
     assert rnd.bankrolls == {"ann": 80, "bo": 90}  # an equal wager on the second hand
     hands = rnd.boxes[1].hands
     assert [len(h.cards) for h in hands] == [2, 1]  # the second hand waits for its card
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     rnd.hit()  # 8 3 = 11 draws K = 21: done
     assert [h.total for h in hands] == [21, 17]
     assert [len(h.cards) for h in hands] == [3, 2]  # only now the second hand's card comes
-    assert rnd.current == (1, 1)
+    assert hand_to_play(rnd) == (1, 1)
     rnd.stand()  # 8 9 = 17
-    assert rnd.current == (2, 0)
+    assert hand_to_play(rnd) == (2, 0)
     order = [(e.box, e.hand) for e in rnd.events if isinstance(e, ev.CardDealt)]
     assert order == [(1, 0), (2, 0), (1, 0), (2, 0), (1, 0), (1, 0), (1, 1)]
 
@@ -374,7 +374,7 @@ def test_11_4_b_aces_split_once_one_card_each() -> None:
     # ann A A and bo T 8; the aces get A and 9; bo acts after them
     rnd = dealt("Ac Tc 7d Ad 8c Ah 9s Ks", wagers=[(1, "ann", 10), (2, "bo", 10)])
     rnd.split()
-    assert rnd.current == (2, 0)  # neither ace was offered a card or a resplit
+    assert hand_to_play(rnd) == (2, 0)  # neither ace was offered a card or a resplit
     hands = rnd.boxes[1].hands
     assert [len(h.cards) for h in hands] == [2, 2]
     assert totals(rnd) == [12, 20]
@@ -391,7 +391,7 @@ def test_11_4_b_aces_split_once_one_card_each() -> None:
 def test_11_4_b_resplit_aces_setting_offers_a_resplit() -> None:
     rnd = dealt("Ac 9c Ad Ah 5c 5d Kh", rules=NZ.with_(resplit_aces=True))
     rnd.split()  # the first ace gets another ace
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     assert "split" in rnd.legal_actions()
     assert "hit" not in rnd.legal_actions()  # still one card only (hit_split_aces is off)
 
@@ -403,7 +403,7 @@ def test_11_4_c_split_aces_or_tens_never_make_blackjack(pair: str, draw: str) ->
     # the first split hand gets the 21-making card, the second a 9; dealer 6 T K busts
     rnd = dealt(f"{first} 6d {second} {draw} 9c Ts Ks")
     rnd.split()
-    if rnd.current is not None:
+    if hand_to_play(rnd) is not None:
         rnd.stand()  # the tens' second hand (19); split aces need no decision
     hand = rnd.boxes[1].hands[0]
     assert (hand.total, len(hand.cards), hand.is_blackjack) == (21, 2, False)
@@ -444,9 +444,9 @@ def test_11_5_declining_a_resplit_forbids_later_splits_in_the_hand(
     assert "split" in rnd.legal_actions()
     getattr(rnd, decline)()  # a hit or a double takes the 2 (18)
     assert rnd.boxes[1].split_declined
-    if rnd.current == (1, 0):
+    if hand_to_play(rnd) == (1, 0):
         rnd.stand()
-    assert rnd.current == (1, 1)
+    assert hand_to_play(rnd) == (1, 1)
     assert [c.rank for c in rnd.boxes[1].hands[1].cards] == [card("8c").rank] * 2
     assert "split" not in rnd.legal_actions()
     assert rejected(rnd, "split") == "Blackjack 11.5"
@@ -464,7 +464,7 @@ def test_11_5_acting_on_a_hand_with_no_pair_declines_nothing() -> None:
     rnd.hit()  # 8 3 8 = 19
     rnd.stand()
     assert not rnd.boxes[1].split_declined
-    assert rnd.current == (1, 1)
+    assert hand_to_play(rnd) == (1, 1)
     assert "split" in rnd.legal_actions()
     rnd.split()
     rnd.stand()  # 8 T
@@ -602,7 +602,7 @@ def test_12_1_may_draw_on_any_total_below_21() -> None:
 @pytest.mark.rule("Blackjack 12.1(a)")
 def test_12_1_a_a_blackjack_is_never_offered_a_draw() -> None:
     rnd = dealt("As Tc 7d Kh 8c Ts", wagers=[(1, "ann", 10), (2, "bo", 10)])
-    assert rnd.current == (2, 0)  # box 1's blackjack takes no decision
+    assert hand_to_play(rnd) == (2, 0)  # box 1's blackjack takes no decision
     rnd.stand()  # bo T 8
     assert len(rnd.boxes[1].hands[0].cards) == 2
     assert rnd.bankrolls == {"ann": 115, "bo": 110}
@@ -616,7 +616,7 @@ def test_12_1_a_a_soft_21_by_drawing_takes_no_more_cards() -> None:
     rnd.hit()
     hand = rnd.boxes[1].hands[0]
     assert (hand.total, hand.soft, hand.done) == (21, True, True)
-    assert rnd.current == (2, 0)
+    assert hand_to_play(rnd) == (2, 0)
     rnd.stand()
     assert len(rnd.boxes[1].hands[0].cards) == 3
     assert rnd.dealer_cards == parse_cards("7d 8d Ks")
@@ -632,7 +632,7 @@ def test_12_1_b_a_double_takes_exactly_one_card() -> None:
     hand = rnd.boxes[1].hands[0]
     assert (len(hand.cards), hand.total, hand.doubled, hand.done) == (3, 13, True, True)
     assert hand.stakes == {"ann": 20}
-    assert rnd.current == (2, 0)
+    assert hand_to_play(rnd) == (2, 0)
     rnd.stand()
     assert rnd.bankrolls == {"ann": 120, "bo": 110}
     assert_over(rnd)
@@ -643,7 +643,7 @@ def test_12_1_c_hit_split_aces_setting() -> None:
     # with hit_split_aces the first ace gets 5 and may draw (4: 20), but not double
     rnd = dealt("Ac 7d Ad 5h 4c 8s Ts", rules=NZ.with_(hit_split_aces=True))
     rnd.split()
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     assert rnd.legal_actions().names == ("hit", "stand")
     assert rejected(rnd, "double") == "Blackjack 12.1(c)"
     rnd.hit()
@@ -759,7 +759,7 @@ def test_peek_game_without_dealer_blackjack_plays_on_with_the_hole_card() -> Non
     rnd = dealt("9c Td 9d 7h", rules=PEEK)
     dealer_events = [e for e in rnd.events if isinstance(e, ev.DealerCard)]
     assert [(e.card, e.hidden) for e in dealer_events] == [(card("Td"), False), (card("7h"), True)]
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     rnd.stand()
     assert rnd.dealer_cards == parse_cards("Td 7h")
     assert rnd.bankrolls == {"ann": 110}
@@ -770,7 +770,7 @@ def test_peek_game_without_dealer_blackjack_plays_on_with_the_hole_card() -> Non
 def test_no_hole_card_dealer_has_one_card_while_boxes_play() -> None:
     rnd = dealt("9c Td 9d Ac")
     assert rnd.dealer_cards == (card("Td"),)
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     rnd.stand()
     assert rnd.dealer_cards == parse_cards("Td Ac")
     assert outcome(rnd, 1).outcome == "dealer blackjack"
@@ -915,7 +915,7 @@ def test_insurance_only_against_an_ace_and_only_where_offered() -> None:
     assert rejected(rnd, "insure", 5) == "Decision 3.1-6"
     rnd = dealt("Tc Ad 8h 9c", rules=NZ.with_(insurance=False))
     assert rnd.insurance_turn is None
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
 
 
 @pytest.mark.rule("Decision 3.1-6")
@@ -1070,7 +1070,7 @@ def test_late_surrender_setting() -> None:
     assert rejected(rnd, "surrender") == "Decision 3.1-13"  # not on a split hand
     # a peek game: a dealer blackjack ends the round before surrender; otherwise it is open
     rnd = dealt("Tc 9d 6h As", rules=NZ.with_(surrender=Surrender.LATE, hole_card=HoleCard.PEEK))
-    assert rnd.current == (1, 0)  # dealer 9 A = 20: no blackjack
+    assert hand_to_play(rnd) == (1, 0)  # dealer 9 A = 20: no blackjack
     rnd.surrender()
     assert rnd.bankrolls == {"ann": 95}
     rnd = dealt("Tc Kd 6h As", rules=NZ.with_(surrender=Surrender.LATE, hole_card=HoleCard.PEEK))
@@ -1121,7 +1121,7 @@ def test_several_players_on_one_box_first_decides_each_stake_doubles() -> None:
     # ann (10) wagers first on box 1, then bo (20): ann decides; a double doubles both
     rnd = dealt("5c 7d 6h 9s Ts", wagers=[(1, "ann", 10), (1, "bo", 20)])
     assert rnd.boxes[1].owner == "ann"
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     rnd.double()  # 5 6 9 = 20 against 7 T
     assert rnd.boxes[1].hands[0].stakes == {"ann": 20, "bo": 40}
     assert (net(rnd, "ann"), net(rnd, "bo")) == (20, 40)
@@ -1250,7 +1250,7 @@ def test_table_never_runs_out_of_cards() -> None:
         rnd.deal()
         while rnd.insurance_turn is not None:
             rnd.insure(0)
-        while rnd.current is not None:
+        while hand_to_play(rnd) is not None:
             rnd.stand() if rnd.can_stand() else rnd.hit()
         bankrolls = rnd.bankrolls
     assert table.shuffles >= 1

@@ -11,7 +11,7 @@ did not plan for.
 from __future__ import annotations
 
 import pytest
-from bj_helpers import assert_over, dealt, outcome, settled, shoe, totals
+from bj_helpers import assert_over, dealt, hand_to_play, outcome, settled, shoe, totals
 
 from croupier.blackjack import NZ, BlackjackRound, BlackjackTable, RoundPhase
 from croupier.blackjack import events as ev
@@ -37,7 +37,7 @@ def test_scenario_26_blackjack_beats_dealer_17_and_pays_3_to_2() -> None:
 def test_scenario_27_blackjack_beats_dealer_three_card_21() -> None:
     # ann A K (blackjack); bo T 9 stands on 19, so the dealer plays: 7 + 4 + K = 21
     rnd = dealt("As Tc 7d Kh 9c 4d Ks", wagers=[(1, "ann", 10), (2, "bo", 10)])
-    assert rnd.current == (2, 0)
+    assert hand_to_play(rnd) == (2, 0)
     rnd.stand()
     assert rnd.dealer_cards == parse_cards("7d 4d Ks")
     ann = outcome(rnd, 1)
@@ -53,7 +53,7 @@ def test_scenario_28_three_card_21_loses_to_dealer_blackjack() -> None:
     rnd = dealt("7c Kd 7d 7h As")  # ann 7 7; dealer K; ann draws 7 = 21; dealer A
     rnd.hit()
     assert totals(rnd) == [21]
-    assert rnd.current is None  # 21 stands by itself (12.1(a))
+    assert hand_to_play(rnd) is None  # 21 stands by itself (12.1(a))
     assert rnd.dealer_cards == parse_cards("Kd As")
     result = outcome(rnd, 1)
     assert (result.outcome, result.net, result.rule) == (
@@ -81,7 +81,7 @@ def test_scenario_30_a_bust_player_loses_even_when_the_dealer_busts() -> None:
     rnd = dealt("Tc Td 6h 6c 7d Kh Th Ks", wagers=[(1, "ann", 10), (2, "bo", 10)])
     rnd.hit()
     assert totals(rnd) == [26]
-    assert rnd.current == (2, 0)
+    assert hand_to_play(rnd) == (2, 0)
     rnd.stand()
     assert rnd.dealer_cards == parse_cards("6h Th Ks")
     ann = outcome(rnd, 1)
@@ -112,7 +112,7 @@ def test_scenario_32_no_stand_on_11_or_less_but_a_pair_of_aces_is_12() -> None:
         "6c 6d Ac 7s 5c 3d Ad 9h 2c 8h Kh",
         wagers=[(1, "ann", 10), (2, "bo", 10), (3, "cy", 10)],
     )
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     assert "stand" not in rnd.legal_actions()
     before = rnd.snapshot()
     with pytest.raises(RuleViolationError) as err:
@@ -121,17 +121,17 @@ def test_scenario_32_no_stand_on_11_or_less_but_a_pair_of_aces_is_12() -> None:
     assert rnd.snapshot() == before
     rnd.hit()  # 11 + 9 = 20
     rnd.stand()
-    assert rnd.current == (2, 0)
+    assert hand_to_play(rnd) == (2, 0)
     rnd.hit()  # 9 + 2 = 11: still must draw
     assert rnd.boxes[2].hands[0].total == 11
-    assert rnd.current == (2, 0)
+    assert hand_to_play(rnd) == (2, 0)
     assert "stand" not in rnd.legal_actions()
     with pytest.raises(RuleViolationError) as err:
         rnd.stand()
     assert err.value.rule == "Blackjack 12.1(d)"
     rnd.hit()  # 11 + 8 = 19
     rnd.stand()
-    assert rnd.current == (3, 0)
+    assert hand_to_play(rnd) == (3, 0)
     assert rnd.boxes[3].hands[0].total == 12
     assert "stand" in rnd.legal_actions()
     rnd.stand()  # A + A = 12 may stand (3.2(c))
@@ -150,11 +150,11 @@ def test_scenario_33_no_draw_on_hard_or_soft_21() -> None:
     rnd.hit()
     hand = rnd.boxes[1].hands[0]
     assert (hand.total, len(hand.cards)) == (21, 3)
-    assert rnd.current == (2, 0)  # the 21 takes no further decision or card
+    assert hand_to_play(rnd) == (2, 0)  # the 21 takes no further decision or card
     rnd.hit()
     hand = rnd.boxes[2].hands[0]
     assert (hand.total, hand.soft, len(hand.cards)) == (21, True, 3)
-    assert rnd.current == (3, 0)
+    assert hand_to_play(rnd) == (3, 0)
     rnd.stand()
     assert [len(rnd.boxes[n].hands[0].cards) for n in (1, 2, 3)] == [3, 3, 2]
     assert rnd.bankrolls == {"ann": 110, "bo": 110, "cy": 100}  # 18 ties the dealer's 18
@@ -227,7 +227,7 @@ def test_scenario_37_split_king_queen_with_an_ace_is_21_not_blackjack() -> None:
     rnd = dealt("Kc 7d Qh As 9c Kd")
     assert "split" in rnd.legal_actions()
     rnd.split()
-    assert rnd.current == (1, 1)  # the K A hand is complete; the Q 9 hand acts
+    assert hand_to_play(rnd) == (1, 1)  # the K A hand is complete; the Q 9 hand acts
     rnd.stand()
     hand = rnd.boxes[1].hands[0]
     assert (hand.total, hand.is_blackjack) == (21, False)
@@ -253,7 +253,7 @@ def test_scenario_38_resplit_on_the_second_card_up_to_three_hands() -> None:
     assert rnd.bankrolls == {"ann": 70}
     rnd.stand()  # 8 T
     rnd.stand()  # 8 T
-    assert rnd.current == (1, 2)
+    assert hand_to_play(rnd) == (1, 2)
     assert [c.rank for c in rnd.boxes[1].hands[2].cards] == [c.rank for c in parse_cards("8d 8s")]
     assert "split" not in rnd.legal_actions()
     before = rnd.snapshot()
@@ -275,7 +275,7 @@ def test_scenario_39_no_resplit_on_a_pair_made_after_the_second_card() -> None:
     assert "split" not in rnd.legal_actions()  # 8 3 is no pair
     rnd.hit()
     assert totals(rnd) == [19, 8]
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     assert "split" not in rnd.legal_actions()
     with pytest.raises(RuleViolationError) as err:
         rnd.split()
@@ -300,7 +300,7 @@ def test_scenario_40_a_pair_hit_instead_of_split_may_not_split_later() -> None:
     # the same with a soft hand that stays live: 8 8 hits, gets A (17), may not split
     rnd = dealt("8c 9d 8d Ah Th")
     rnd.hit()
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     assert "split" not in rnd.legal_actions()
     with pytest.raises(RuleViolationError):
         rnd.split()
@@ -369,7 +369,7 @@ def test_scenario_43_insurance_capped_at_half_pays_2_to_1() -> None:
     # no dealer blackjack: the insurance is lost and the hand plays on (T 8 beats A 6 = 17)
     rnd = dealt("Tc Ad 8h 6c")
     rnd.insure(5)
-    assert rnd.current == (1, 0)
+    assert hand_to_play(rnd) == (1, 0)
     rnd.stand()
     insurance = [e for e in rnd.events if isinstance(e, ev.InsuranceSettled)]
     assert [(e.stake, e.net) for e in insurance] == [(5, -5)]

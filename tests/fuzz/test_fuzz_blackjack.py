@@ -67,7 +67,7 @@ def live_rounds(draw: st.DrawFn) -> BlackjackRound:
                 _, error = attempt(rnd.insure, draw(st.integers(0, max(cap, 0))))
             if error is not None:  # a short shoe ran dry when the dealer drew
                 return rnd
-        elif rnd.current is not None:
+        elif rnd.actor is not None and rnd.actor.hand is not None:  # a hand to play
             legal = rnd.legal_actions().names
             assert legal, "a hand to act with no decision open"
             _, error = attempt(getattr(rnd, draw(st.sampled_from(legal))))

@@ -33,7 +33,7 @@ from croupier.blackjack.actions import (
 from croupier.blackjack.events import Event
 from croupier.blackjack.hands import Outcome, Play, Turn
 from croupier.blackjack.policies import BasicStrategy, Policy, mimic_the_dealer
-from croupier.blackjack.round import BlackjackRound, Box, IllegalPlayError, PlayerHand, RoundPhase
+from croupier.blackjack.round import BlackjackRound, Box, PlayerHand, RoundPhase
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
@@ -87,7 +87,6 @@ __all__ = [
     "HandView",
     "Hit",
     "HoleCard",
-    "IllegalPlayError",
     "InsuranceOffer",
     "Insure",
     "LegalPlays",

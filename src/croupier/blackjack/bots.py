@@ -10,6 +10,8 @@ doubles, splits or insures — the contrast.
 >>> from croupier.cards import Shoe, parse_cards
 >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("6c 9d 5h Th 8s")), {"ann": 50})
 >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+WagerPlaced(box=1, player='ann', amount=10)
+CardDealt(box=1, hand=0, card=Card('6c'))
 >>> basic_strategy_bot(NZ)(rnd.view_for("ann")), gut_bot(rnd.view_for("ann"))
 (Double(box=1, hand=0), Hit(box=1, hand=0))
 """
@@ -48,6 +50,8 @@ def gut_bot(view: SeatView) -> Action:
     >>> from croupier.cards import Shoe, parse_cards
     >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("Tc 9d 2h Th 8s")), {"ann": 50})
     >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+    WagerPlaced(box=1, player='ann', amount=10)
+    CardDealt(box=1, hand=0, card=Card('Tc'))
     >>> gut_bot(rnd.view_for("ann"))     # 10 + 2 = 12: stand
     Stand(box=1, hand=0)
     """

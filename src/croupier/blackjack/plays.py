@@ -6,9 +6,12 @@
 >>> from croupier.cards import Shoe, parse_cards
 >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("8c 9d 8h 3s Th")), {"ann": 50})
 >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+WagerPlaced(box=1, player='ann', amount=10)
+CardDealt(box=1, hand=0, card=Card('8c'))
 >>> rnd.can_split(), rnd.can_surrender()
 (True, False)
 >>> rnd.split(); [len(h.cards) for h in rnd.boxes[1].hands]   # the first hand gets its second card
+BoxAction(box=1, hand=0, action=<Play.SPLIT: 'split'>)
 [2, 1]
 """
 
@@ -164,6 +167,8 @@ class HandPlays:
         >>> from croupier.cards import Shoe, parse_cards
         >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("8c 9d 8h 3s")), {"ann": 50})
         >>> rnd.place_wager(1, "ann", 10); rnd.deal(); rnd._open_plays()   # 8 8 against a 9
+        WagerPlaced(box=1, player='ann', amount=10)
+        CardDealt(box=1, hand=0, card=Card('8c'))
         (True, True, True, True, False)
         """
         acting = self._acting()
@@ -213,10 +218,12 @@ class HandPlays:
         """Whether :meth:`hit` is legal now."""
         return self._hit_refusal() is None
 
-    def hit(self) -> None:
+    def hit(self) -> ev.Event:
         """Draw a card."""
         self.verify_hit()
+        before = len(self.events)
         self._hit()
+        return self.events[before]
 
     @atomic
     def _hit(self) -> None:
@@ -242,10 +249,12 @@ class HandPlays:
         """Whether :meth:`stand` is legal now."""
         return self._stand_refusal() is None
 
-    def stand(self) -> None:
+    def stand(self) -> ev.Event:
         """Take no more cards."""
         self.verify_stand()
+        before = len(self.events)
         self._stand()
+        return self.events[before]
 
     @atomic
     def _stand(self) -> None:
@@ -271,10 +280,12 @@ class HandPlays:
         """Whether :meth:`double` is legal now."""
         return self._double_refusal() is None
 
-    def double(self) -> None:
+    def double(self) -> ev.Event:
         """Double the stake and take exactly one card (12.1(b)), even on 11 or less."""
         self.verify_double()
+        before = len(self.events)
         self._double()
+        return self.events[before]
 
     @atomic
     def _double(self) -> None:
@@ -303,11 +314,13 @@ class HandPlays:
         """Whether :meth:`split` is legal now."""
         return self._split_refusal() is None
 
-    def split(self) -> None:
+    def split(self) -> ev.Event:
         """Split the pair into two hands with an equal stake each; each gets a second card
         in turn (11.1-11.3); split aces get one card each (11.4(b))."""
         self.verify_split()
+        before = len(self.events)
         self._split()
+        return self.events[before]
 
     @atomic
     def _split(self) -> None:
@@ -344,10 +357,12 @@ class HandPlays:
         """Whether :meth:`surrender` is legal now."""
         return self._surrender_refusal() is None
 
-    def surrender(self) -> None:
+    def surrender(self) -> ev.Event:
         """Give up the hand for half the stake back."""
         self.verify_surrender()
+        before = len(self.events)
         self._surrender()
+        return self.events[before]
 
     @atomic
     def _surrender(self) -> None:

@@ -9,6 +9,8 @@ as the compiled simulator does; :func:`mimic_the_dealer` needs no math at all.
 >>> from croupier.cards import Shoe, parse_cards
 >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("6c 9d 5h Th 8s")), {"ann": 50})
 >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+WagerPlaced(box=1, player='ann', amount=10)
+CardDealt(box=1, hand=0, card=Card('6c'))
 >>> mimic_the_dealer(rnd.view_for("ann"))
 Hit(box=1, hand=0)
 """
@@ -63,6 +65,8 @@ def mimic_the_dealer(view: SeatView) -> Action:
     >>> from croupier.blackjack import NZ, BlackjackRound
     >>> from croupier.cards import Shoe
     >>> rnd = BlackjackRound(NZ, Shoe(6, seed=8), {"ann": 50}); rnd.place_wager(1, "ann", 10); rnd.deal()
+    WagerPlaced(box=1, player='ann', amount=10)
+    CardDealt(box=1, hand=0, card=Card('5c'))
     >>> while not rnd.is_complete:
     ...     _ = rnd.apply(mimic_the_dealer(rnd.view_for("ann")))
     >>> sum(rnd.payoffs().values()) == -rnd.bank
@@ -103,6 +107,8 @@ class BasicStrategy:
     >>> bot = BasicStrategy(Analysis(NZ).basic_strategy())
     >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("6c 9d 5h Th 8s")), {"ann": 50})
     >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+    WagerPlaced(box=1, player='ann', amount=10)
+    CardDealt(box=1, hand=0, card=Card('6c'))
     >>> bot(rnd.view_for("ann"))             # 11 against a 9: double
     Double(box=1, hand=0)
     """

@@ -6,6 +6,7 @@ every replayed event must equal the logged one.
 >>> from croupier.blackjack import NZ, BlackjackRound
 >>> from croupier.cards import Shoe
 >>> rnd = BlackjackRound(NZ, Shoe(6, seed=4), {"ann": 50}); rnd.place_wager(1, "ann", 10)
+WagerPlaced(box=1, player='ann', amount=10)
 >>> [decision(e, rnd.phase) for e in rnd.events]
 [None, PlaceWager(box=1, player='ann', amount=10)]
 """

@@ -8,7 +8,10 @@ methods (``hit()``, ``insure(5)`` …) are shortcuts. Who decides is :attr:`~Bla
 >>> shoe = Shoe(6, cards=parse_cards("As 9c 7d Kh 7s Ks"))    # box 1: A K, box 2: 9 7, dealer 7 then K
 >>> rnd = BlackjackRound(NZ, shoe, {"ann": 100, "bo": 100})
 >>> rnd.place_wager(1, "ann", 10); rnd.place_wager(2, "bo", 10)
+WagerPlaced(box=1, player='ann', amount=10)
+WagerPlaced(box=2, player='bo', amount=10)
 >>> rnd.deal()
+CardDealt(box=1, hand=0, card=Card('As'))
 >>> rnd.actor, rnd.legal_actions().names      # ann's blackjack needs no decision (12.1(a))
 (Turn(box=2, hand=0, player='bo'), ('hit', 'stand', 'double'))
 >>> rnd.apply(parse_action("stand"))
@@ -58,14 +61,11 @@ from croupier.checks import can
 from croupier.errors import CroupierError, IllegalActionError, InvalidActionError
 from croupier.version import engine_version
 
-__all__ = ["BlackjackRound", "Box", "IllegalPlayError", "PlayerHand", "RoundPhase"]
+__all__ = ["BlackjackRound", "Box", "PlayerHand", "RoundPhase"]
 
-IllegalPlayError = IllegalActionError
-"""The old name of :class:`croupier.errors.IllegalActionError`, the error both referees
-raise for a well-formed action the rules forbid now (the round is unchanged)."""
 
 _Step = tuple[
-    Callable[["BlackjackRound", Any], None], Callable[["BlackjackRound", Any], None], bool
+    Callable[["BlackjackRound", Any], None], Callable[["BlackjackRound", Any], object], bool
 ]
 """How an action type is applied: ``(verify, run, decision)``: ``verify`` raises unless it
 is legal now, ``run`` applies it once verified (all or nothing), ``decision`` whether it
@@ -104,7 +104,9 @@ class BlackjackRound(HandPlays, Wagers):
         burn: bool = False,
         strict_nz: bool = False,
     ) -> None:
-        if _CHECKED.get(strict_nz) is not rules:
+        if strict_nz is not True and strict_nz is not False:
+            checked_rules(rules, strict_nz=strict_nz)  # refuses a flag that is not a bool
+        elif _CHECKED.get(strict_nz) is not rules:  # the rules last checked, kept
             _CHECKED[strict_nz] = checked_rules(rules, strict_nz=strict_nz)
         if not isinstance(shoe, Shoe):
             raise CroupierError(f"shoe must be a Shoe, not {type(shoe).__name__}")
@@ -181,11 +183,6 @@ class BlackjackRound(HandPlays, Wagers):
             return actor
         turn = self.insurance_turn
         return None if turn is None else Turn(turn[0], None, turn[1])
-
-    @property
-    def current(self) -> tuple[int, int] | None:
-        """``(box, hand)`` to act, or None. Deprecated: use :attr:`actor`."""
-        return self._turn if self.phase is RoundPhase.PLAYING else None
 
     @property
     def insurance_turn(self) -> tuple[int, str] | None:
@@ -311,6 +308,8 @@ class BlackjackRound(HandPlays, Wagers):
         >>> from croupier.cards import Shoe, parse_cards
         >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("6c 9d 5h Th")), {"ann": 50})
         >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+        WagerPlaced(box=1, player='ann', amount=10)
+        CardDealt(box=1, hand=0, card=Card('6c'))
         >>> legal = rnd.legal_actions()       # 6 + 5 = 11: must draw (12.1(d)), may double
         >>> legal.names, Double() in legal, Stand() in legal
         (('hit', 'double'), True, False)
@@ -369,13 +368,15 @@ class BlackjackRound(HandPlays, Wagers):
         """Whether :meth:`deal` is legal now."""
         return self.phase is RoundPhase.WAGERS and bool(self.boxes)
 
-    def deal(self) -> None:
+    def deal(self) -> ev.Event:
         """Deal: one card to each box left to right, one to the dealer, a second to each box
         (and, in a peek game, the dealer's hole card). Wagers are fixed from here (4.2).
         If the shoe runs out the round is left as it was (no card dealt) and the error says so.
         """
         self.verify_deal()
+        before = len(self.events)
         self._deal()
+        return self.events[before]
 
     @atomic
     def _deal(self) -> None:
@@ -438,10 +439,12 @@ class BlackjackRound(HandPlays, Wagers):
             return False
         return True
 
-    def insure(self, amount: int) -> None:
+    def insure(self, amount: int) -> ev.Event:
         """Insure the box against a dealer blackjack for up to half the wager (0 declines)."""
         self.verify_insure(amount)
+        before = len(self.events)
         self._insure(amount)
+        return self.events[before]
 
     @atomic
     def _insure(self, amount: int) -> None:
@@ -472,10 +475,12 @@ class BlackjackRound(HandPlays, Wagers):
         """Whether :meth:`even_money` is legal now."""
         return self._even_money_refusal() is None
 
-    def even_money(self) -> None:
+    def even_money(self) -> ev.Event:
         """Take even money: the blackjack is paid 1:1 now, whatever the dealer's second card."""
         self.verify_even_money()
+        before = len(self.events)
         self._even_money()
+        return self.events[before]
 
     @atomic
     def _even_money(self) -> None:
@@ -573,7 +578,9 @@ class BlackjackRound(HandPlays, Wagers):
 
         >>> from croupier.cards import Shoe
         >>> rnd = BlackjackRound(NZ, Shoe(6, seed=3), {"ann": 50}); rnd.place_wager(1, "ann", 10)
+        WagerPlaced(box=1, player='ann', amount=10)
         >>> twin = rnd.copy(); twin.deal()
+        CardDealt(box=1, hand=0, card=Card('6d'))
         >>> rnd.phase, twin.phase is not rnd.phase, len(rnd.shoe) - len(twin.shoe)
         (<RoundPhase.WAGERS: 'wagers'>, True, 3)
         """
@@ -620,7 +627,7 @@ class BlackjackRound(HandPlays, Wagers):
             "bank": self.bank,
             "dealer": tuple(self.dealer),
             "boxes": boxes,
-            "turn": self.current,
+            "turn": self._turn if self.phase is RoundPhase.PLAYING else None,
             "actor": self.actor,
             "insurance_turn": self.insurance_turn,
             "insurance_due": tuple(self._insurance_due),
@@ -638,6 +645,8 @@ class BlackjackRound(HandPlays, Wagers):
         >>> from croupier.cards import Shoe
         >>> rnd = BlackjackRound(NZ, Shoe(6, seed=4), {"ann": 50})
         >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+        WagerPlaced(box=1, player='ann', amount=10)
+        CardDealt(box=1, hand=0, card=Card('6c'))
         >>> BlackjackRound.replay(NZ, rnd.events).snapshot() == rnd.snapshot()
         True
         >>> BlackjackRound.replay(NZ.with_(decks=8), rnd.events)

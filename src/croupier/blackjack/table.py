@@ -3,6 +3,8 @@
 >>> table = BlackjackTable(NZ, seed=5)
 >>> rnd = table.new_round({"ann": 100})
 >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+WagerPlaced(box=1, player='ann', amount=10)
+CardBurned(card=Card('8h'))
 >>> len(rnd.shoe), rnd.events[2].describe()      # a new shoe burns its first card
 (308, 'burn')
 """

@@ -12,6 +12,8 @@ order, the burn card and an unturned hole card are hidden.
 >>> from croupier.cards import Shoe, parse_cards
 >>> rnd = BlackjackRound(NZ.with_(hole_card="peek"), Shoe(6, cards=parse_cards("6c 9d 5h Th")), {"ann": 50})
 >>> rnd.place_wager(1, "ann", 10); rnd.deal()
+WagerPlaced(box=1, player='ann', amount=10)
+CardDealt(box=1, hand=0, card=Card('6c'))
 >>> view = rnd.view_for("ann")
 >>> view.dealer, view.hole_card, view.legal.names, view.events[-1]
 ((Card('9d'),), True, ('hit', 'double'), HiddenCard(what='hole card'))

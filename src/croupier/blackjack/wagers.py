@@ -6,6 +6,7 @@ player's wager limits for :meth:`~croupier.blackjack.round.BlackjackRound.legal_
 >>> from croupier.cards import Shoe
 >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50, "bo": 20})
 >>> rnd.place_wager(1, "ann", 30)
+WagerPlaced(box=1, player='ann', amount=30)
 >>> [(w.player, w.low, w.high) for w in rnd.legal_actions().wagers if w.box == 1]
 [('ann', 10, 50), ('bo', 10, 20)]
 """
@@ -135,7 +136,7 @@ class Wagers:
         """Whether :meth:`place_wager` is legal now."""
         return can(self.verify_place_wager, box, player, amount)
 
-    def place_wager(self, box: int, player: str, amount: int) -> None:
+    def place_wager(self, box: int, player: str, amount: int) -> ev.WagerPlaced:
         """Place (or change) ``player``'s wager on ``box`` before the deal (4.2)."""
         self.verify_place_wager(box, player, amount)
         box, amount = int(box), int(amount)
@@ -145,7 +146,9 @@ class Wagers:
         self.bankrolls[player] += target.wagers.get(player, 0)
         target.wagers[player] = amount
         self.bankrolls[player] -= amount
-        self.events.append(ev.WagerPlaced(box, player, amount))
+        event = ev.WagerPlaced(box, player, amount)
+        self.events.append(event)
+        return event
 
     def verify_withdraw_wager(self, box: int, player: str) -> None:
         """Raise unless ``player`` may take the wager back from ``box`` (before the deal, 4.2)."""
@@ -159,13 +162,15 @@ class Wagers:
         """Whether :meth:`withdraw_wager` is legal now."""
         return can(self.verify_withdraw_wager, box, player)
 
-    def withdraw_wager(self, box: int, player: str) -> None:
+    def withdraw_wager(self, box: int, player: str) -> ev.WagerPlaced:
         """Take a wager back before the deal (4.2).
 
         >>> from croupier.blackjack import NZ, BlackjackRound
         >>> from croupier.cards import Shoe
         >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50})
         >>> rnd.place_wager(1, "ann", 20); rnd.withdraw_wager(1, "ann"); rnd.bankrolls
+        WagerPlaced(box=1, player='ann', amount=20)
+        WagerPlaced(box=1, player='ann', amount=0)
         {'ann': 50}
         """
         self.verify_withdraw_wager(box, player)
@@ -174,4 +179,6 @@ class Wagers:
         self.bankrolls[player] += target.wagers.pop(player)
         if not target.wagers:
             del self.boxes[box]
-        self.events.append(ev.WagerPlaced(box, player, 0))
+        event = ev.WagerPlaced(box, player, 0)
+        self.events.append(event)
+        return event

@@ -53,6 +53,8 @@ def render_blackjack(view: SeatView) -> str:
     >>> from croupier.cards import Shoe, parse_cards
     >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("6c 9d 5h Th")), {"you": 50})
     >>> rnd.place_wager(1, "you", 10); rnd.deal()
+    WagerPlaced(box=1, player='you', amount=10)
+    CardDealt(box=1, hand=0, card=Card('6c'))
     >>> print(render_blackjack(rnd.view_for("you")).splitlines()[0])
     dealer: 9d (9)
     """

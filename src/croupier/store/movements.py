@@ -159,6 +159,9 @@ def blackjack_movements(events: Sequence[Any]) -> list[Movement]:
     >>> from croupier.cards import Shoe, parse_cards
     >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("Ts 9c 8d 8h")), {"ann": 50})
     >>> rnd.place_wager(1, "ann", 10); rnd.deal(); rnd.stand()
+    WagerPlaced(box=1, player='ann', amount=10)
+    CardDealt(box=1, hand=0, card=Card('Ts'))
+    BoxAction(box=1, hand=0, action=<Play.STAND: 'stand'>)
     >>> [(m.holder, m.kind, m.amount) for m in blackjack_movements(rnd.events)]
     [('ann', 'wager', -10), ('ann', 'settle', 20), (None, 'bank', -10)]
     """
