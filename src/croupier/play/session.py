@@ -39,7 +39,6 @@ from croupier.poker.policies import Policy
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
 from croupier.poker.table import Table, default_action
-from croupier.poker.table_events import PolicyFailed
 from croupier.poker.views import SeatView
 
 if TYPE_CHECKING:
@@ -285,17 +284,7 @@ class PokerSession(SessionCore):
         while not hand.is_complete and hand.actor != self.human_seat:
             seat = hand.actor
             assert seat is not None
-            bot = self._bots[self.names[seat]]
-            try:
-                chosen: object = bot(hand.view_for(seat))
-                if isinstance(chosen, Action):
-                    hand.apply(chosen if chosen.seat is not None else chosen.for_seat(seat))
-                    continue
-                reason = f"not an action: {chosen!r}"
-            except Exception as error:  # a bot's failure must not leave the hand stuck
-                reason = f"{type(error).__name__}: {error}"
-            made = default_action(hand)
-            self.table.events.append(PolicyFailed(self.table.hand_number, seat, reason, made))
+            self.table.policy_acts(hand, seat, self._bots[self.names[seat]])
         self._flush()
         if hand.is_complete:
             self._finish(hand)

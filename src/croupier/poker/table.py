@@ -487,25 +487,42 @@ class Table(Seating):
             seat = hand.actor
             if seat is None:  # pragma: no cover - an automatic hand always has an actor
                 raise TableError("no seat is to act in an unfinished hand")
-            try:
-                action: object = policy(hand.view_for(seat))
-            except Exception as error:  # a bot's failure must not leave the hand stuck
-                reason = f"{type(error).__name__}: {error}"
-            else:
-                if action is None:
-                    reason = "no action"
-                elif not isinstance(action, Action):
-                    reason = f"not an action: {action!r}"
-                else:
-                    try:
-                        hand.apply(action if action.seat is not None else action.for_seat(seat))
-                        continue
-                    except CroupierError as error:  # an illegal or malformed action
-                        reason = f"{type(error).__name__}: {error}"
-            action = default_action(hand)
-            self.events.append(PolicyFailed(self.hand_number, seat, reason, action))
+            self.policy_acts(hand, seat, policy)
         self.finish_hand(hand)
         return hand
+
+    def policy_acts(self, hand: HandState, seat: int, policy: Policy) -> PolicyFailed | None:
+        """One turn of a bot (or any policy): it answers from ``seat``'s view and its action
+        is applied. When that fails (the policy raised, gave no action, or one the rules
+        refuse) the seat makes the default action (:func:`default_action`) instead, and a
+        :class:`PolicyFailed` naming why is logged in :attr:`events` and returned. Every
+        driver of bots (the table, the terminal game, the recorder, the card room) takes
+        its turns here.
+
+        >>> table = Table(TableRules(), seats=6, seed=4)
+        >>> table.sit("Ann", 2, 100); table.sit("Bob", 5, 100)
+        >>> hand = table.start_hand()
+        >>> table.policy_acts(hand, hand.actor, lambda view: "call").describe()
+        "hand 1: seat 2's policy failed (not an action: 'call'); seat 2 folds"
+        """
+        try:
+            action: object = policy(hand.view_for(seat))
+        except Exception as error:  # a bot's failure must not leave the hand stuck
+            reason = f"{type(error).__name__}: {error}"
+        else:
+            if action is None:
+                reason = "no action"
+            elif not isinstance(action, Action):
+                reason = f"not an action: {action!r}"
+            else:
+                try:
+                    hand.apply(action if action.seat is not None else action.for_seat(seat))
+                    return None
+                except CroupierError as error:  # an illegal or malformed action
+                    reason = f"{type(error).__name__}: {error}"
+        failed = PolicyFailed(self.hand_number, seat, reason, default_action(hand))
+        self.events.append(failed)
+        return failed
 
 
 def default_action(hand: HandState) -> str:

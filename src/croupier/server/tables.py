@@ -39,7 +39,7 @@ from croupier.codec import JsonView
 from croupier.errors import CroupierError, InvalidActionError
 from croupier.fairness import commit_deck
 from croupier.poker._core import Phase
-from croupier.poker.actions import Action, parse_action
+from croupier.poker.actions import parse_action
 from croupier.poker.bots import BOTS
 from croupier.poker.policies import Policy
 from croupier.poker.seating import TableError
@@ -556,11 +556,4 @@ class TableRunner(RunnerBase):
         return hand_id
 
     def _bot_acts(self, hand: HandState, seat: int, bot: Callable[..., object]) -> None:
-        try:
-            action = bot(hand.view_for(seat))
-            if isinstance(action, Action):
-                hand.apply(action.for_seat(seat))
-                return
-        except Exception:  # a bot's failure must not leave the hand stuck
-            pass
-        default_action(hand)
+        self.table.policy_acts(hand, seat, bot)  # type: ignore[arg-type]

@@ -33,13 +33,11 @@ from croupier.blackjack.table import BlackjackTable
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, commit_deck
 from croupier.poker._core import Phase
-from croupier.poker.actions import Action
 from croupier.poker.games import ForcedBets
 from croupier.poker.policies import POLICIES, Policy
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
-from croupier.poker.table import Table, default_action
-from croupier.poker.table_events import PolicyFailed
+from croupier.poker.table import Table
 from croupier.store.store import SessionInfo, ShoeDeal, Store
 
 __all__ = [
@@ -198,17 +196,7 @@ def play_committed_hand(
         seat = hand.actor
         if seat is None:  # pragma: no cover - an automatic hand always has an actor
             raise CroupierError("no seat is to act in an unfinished hand")
-        bot = bots[table.seats[seat].name]
-        try:
-            action: object = bot(hand.view_for(seat))
-            if isinstance(action, Action):
-                hand.apply(action if action.seat is not None else action.for_seat(seat))
-                continue
-            reason = f"not an action: {action!r}"
-        except Exception as error:  # a bot's failure must not leave the hand stuck
-            reason = f"{type(error).__name__}: {error}"
-        made = default_action(hand)
-        table.events.append(PolicyFailed(table.hand_number, seat, reason, made))
+        table.policy_acts(hand, seat, bots[table.seats[seat].name])
     table.finish_hand(hand)
     for event in hand.events:
         echo(f"  {event.describe()}")
