@@ -38,13 +38,17 @@ class EmptyDeckError(CroupierError):
     """
 
 
+_FULL_DECK = tuple(Card(i) for i in range(52))
+"""The 52 cards in index order, made once (cards are immutable and interned)."""
+
+
 def full_deck() -> tuple[Card, ...]:
     """The 52-card deck without jokers (Poker 4.1(a)), in index order.
 
     >>> len(full_deck()), full_deck()[0], full_deck()[-1]
     (52, Card('2c'), Card('As'))
     """
-    return Card._ALL
+    return _FULL_DECK
 
 
 @functools.cache

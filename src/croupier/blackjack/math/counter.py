@@ -888,23 +888,14 @@ def simulate_counter(
     ...
     croupier.errors.CroupierError: rounds must be at least 1, not 0
     """
-    from croupier.blackjack.math.simulate import TASK_ROUNDS, kernel_params, wager_for
+    from croupier.blackjack.math.simulate import TASK_ROUNDS, kernel_params, run_settings, wager_for
 
     if not isinstance(rules, BlackjackRules):
         raise CroupierError(f"rules must be a BlackjackRules, not {type(rules).__name__}")
     counter = Counter() if counter is None else counter
     if not isinstance(counter, Counter):
         raise CroupierError(f"counter must be a Counter, not {type(counter).__name__}")
-    rounds = whole_number("rounds", rounds)
-    if rounds < 1:
-        raise CroupierError(f"rounds must be at least 1, not {rounds}")
-    workers = whole_number("workers", workers)
-    if workers < 1:
-        raise CroupierError(f"workers must be at least 1, not {workers}")
-    if seed is not None:
-        seed = whole_number("seed", seed)
-        if seed < 0:
-            raise CroupierError(f"seed must be a whole number from 0, not {seed}")
+    rounds, workers, seed = run_settings(rounds, workers, seed)
     for name, value in (("bankroll", bankroll), ("trip_bankroll", trip_bankroll)):
         if whole_number(name, value) < 1:
             raise CroupierError(f"{name} is a whole number of units from 1, not {value}")

@@ -90,6 +90,30 @@ def wager_for(rules: BlackjackRules) -> int:
     return 2 * Fraction(rules.blackjack_pays).denominator
 
 
+def run_settings(rounds: object, workers: object, seed: object) -> tuple[int, int, int | None]:
+    """A simulation's rounds and workers (whole numbers from 1) and seed (None or a whole
+    number from 0), checked before any work starts; anything else is a one-line error.
+
+    >>> run_settings(1000, 2, None)
+    (1000, 2, None)
+    >>> run_settings(10, 0, 1)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.CroupierError: workers must be at least 1, not 0
+    """
+    rounds = whole_number("rounds", rounds)
+    if rounds < 1:
+        raise CroupierError(f"rounds must be at least 1, not {rounds}")
+    workers = whole_number("workers", workers)
+    if workers < 1:
+        raise CroupierError(f"workers must be at least 1, not {workers}")
+    if seed is not None:
+        seed = whole_number("seed", seed)
+        if seed < 0:
+            raise CroupierError(f"seed must be a whole number from 0, not {seed}")
+    return rounds, workers, seed
+
+
 def kernel_params(rules: BlackjackRules, *, insure: bool = False) -> npt.NDArray[np.int64]:
     """The kernel's integer view of a rule set (the engine's own object).
 
@@ -230,16 +254,7 @@ def simulate(
     """
     if not isinstance(rules, BlackjackRules):
         raise CroupierError(f"rules must be a BlackjackRules, not {type(rules).__name__}")
-    rounds = whole_number("rounds", rounds)
-    if rounds < 1:
-        raise CroupierError(f"rounds must be at least 1, not {rounds}")
-    workers = whole_number("workers", workers)
-    if workers < 1:
-        raise CroupierError(f"workers must be at least 1, not {workers}")
-    if seed is not None:
-        seed = whole_number("seed", seed)
-        if seed < 0:
-            raise CroupierError(f"seed must be a whole number from 0, not {seed}")
+    rounds, workers, seed = run_settings(rounds, workers, seed)
     if strategy is not None and not isinstance(strategy, StrategyChart):
         raise CroupierError(
             f"strategy must be a StrategyChart or None, not {type(strategy).__name__}"
