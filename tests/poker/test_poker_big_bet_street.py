@@ -49,6 +49,7 @@ def opening_bets(game_name: str, structure: FixedLimit) -> dict[str, int]:
     return offered
 
 
+@pytest.mark.rule("Poker definitions: Fixed Bet")
 @pytest.mark.parametrize("game_name", sorted(FIRST_BIG_BET_STREET))
 def test_the_big_bet_starts_at_the_games_own_street(game_name: str) -> None:
     game = GAMES[game_name]
@@ -62,6 +63,7 @@ def test_the_big_bet_starts_at_the_games_own_street(game_name: str) -> None:
     assert 20 in offered.values()  # every game reaches its big bet, draw poker included
 
 
+@pytest.mark.rule("Poker definitions: Fixed Bet")
 @pytest.mark.parametrize("game_name", sorted(FIRST_BIG_BET_STREET))
 def test_a_street_the_table_names_overrides_the_games(game_name: str) -> None:
     offered = opening_bets(game_name, FixedLimit(10, 20, big_bet_from=1))

@@ -263,7 +263,7 @@ class HandState(Dealing, Betting, Showdown):
         """Seats whose public record may have changed since the last view."""
         self._all_dirty = True
         """Each seat as a spectator sees it (see :meth:`_public_view`)."""
-        self._pot_key: tuple[tuple[int, bool], ...] = ()
+        self._pot_key: tuple[tuple[int, bool, int], ...] = ()
         self._pot_amounts: tuple[int, ...] = ()
         self._index = {s: i for i, s in enumerate(self.players)}
         self._pending_draw: tuple[int, tuple[Card, ...]] | None = None
@@ -507,7 +507,8 @@ class HandState(Dealing, Betting, Showdown):
                 (total,) if total and not all(p.folded for p in self.players.values()) else ()
             )
         else:
-            pot_key = tuple((p.contributed, p.folded) for p in self.players.values())
+            # the pots depend on who is all in too (an award can lift a stack off zero)
+            pot_key = tuple((p.contributed, p.folded, p.stack) for p in self.players.values())
             if self._pot_key != pot_key:
                 self._pot_key = pot_key
                 self._pot_amounts = tuple(pot.amount for pot in self.pots)
