@@ -285,7 +285,7 @@ class _Dealt(EventVisitor[DealtCards]):
         pk.Conceded,
         pk.DeckCut,
         pk.Folded,
-        pk.HandEnded,
+        pk.DealEnded,
         pk.HandMucked,
         pk.HandShown,
         pk.HandStarted,
@@ -297,7 +297,7 @@ class _Dealt(EventVisitor[DealtCards]):
         bj.HandSettled,
         bj.InsuranceDecided,
         bj.InsuranceSettled,
-        bj.RoundSettled,
+        bj.DealEnded,
         bj.RoundStarted,
         bj.WagerPlaced,
     )

@@ -255,9 +255,9 @@ class EventVisitor(abc.ABC, Generic[R]):
         >>> from croupier.blackjack import events as bj
         >>> class Wagers(EventVisitor[None]):
         ...     reads = (bj,)
-        ...     ignores = tuple(k for k in event_classes(bj) if k is not bj.RoundSettled)
+        ...     ignores = tuple(k for k in event_classes(bj) if k is not bj.DealEnded)
         ...     def result(self) -> None: ...
         >>> Wagers.unread()
-        (<class 'croupier.blackjack.events.RoundSettled'>,)
+        (<class 'croupier.blackjack.events.DealEnded'>,)
         """
         return tuple(kind for kind in event_classes(*cls.reads) if kind not in cls._table)

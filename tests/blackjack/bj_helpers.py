@@ -15,7 +15,7 @@ from croupier.blackjack import (
     DoubleOn,
     HoleCard,
     PairsBy,
-    RoundPhase,
+    Phase,
     Surrender,
 )
 from croupier.blackjack import events as ev
@@ -68,11 +68,11 @@ def totals(rnd: BlackjackRound, box: int = 1) -> list[int]:
 
 def assert_over(rnd: BlackjackRound) -> None:
     """The round is settled, nothing is left on the layout, and every planned card was used."""
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
     assert hand_to_play(rnd) is None
     assert rnd.on_table == 0
     assert len(rnd.shoe) == 0
-    assert isinstance(rnd.events[-1], ev.RoundSettled)
+    assert isinstance(rnd.events[-1], ev.DealEnded)
 
 
 def draw_play_settings(

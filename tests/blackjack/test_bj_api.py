@@ -39,7 +39,7 @@ from croupier.blackjack.actions import (
     parse_action,
 )
 from croupier.blackjack.dealer import has_blackjack
-from croupier.blackjack.hands import Outcome, Play, RoundPhase, Turn
+from croupier.blackjack.hands import Outcome, Phase, Play, Turn
 from croupier.blackjack.policies import BasicStrategy, Policy, mimic_the_dealer
 from croupier.blackjack.views import SeatView
 from croupier.cards import Card, Shoe, full_deck, parse_cards
@@ -62,7 +62,7 @@ def observed(rnd: BlackjackRound) -> tuple[Any, ...]:
 def random_action(rnd: BlackjackRound, rng: random.Random) -> Action:
     """A random legal action; before the deal, a wager now and then, else the deal."""
     legal = rnd.legal_actions()
-    if rnd.phase is RoundPhase.WAGERS:
+    if rnd.phase is Phase.WAGERS:
         if rnd.boxes and (rng.random() < 0.5 or len(rnd.boxes) >= 3):
             return Deal()
         limit = rng.choice([w for w in legal.wagers if w.box <= 3])
@@ -473,8 +473,8 @@ def test_replay_checks_the_log_against_the_rules() -> None:
         BlackjackRound.replay(NZ.with_(dealer_hits_soft_17=True), rnd.events)
     with pytest.raises(CroupierError, match="starts with RoundStarted"):
         BlackjackRound.replay(NZ, rnd.events[1:])
-    settle = next(i for i, e in enumerate(rnd.events) if isinstance(e, ev.RoundSettled))
-    forged = [*rnd.events[:settle], ev.RoundSettled((("ann", 10**6), ("bo", 60)), 0)]
+    settle = next(i for i, e in enumerate(rnd.events) if isinstance(e, ev.DealEnded))
+    forged = [*rnd.events[:settle], ev.DealEnded((("ann", 10**6), ("bo", 60)), 0)]
     with pytest.raises(CroupierError, match=f"event {settle} of the log"):
         BlackjackRound.replay(NZ, forged)
     with pytest.raises(CroupierError, match="never happens"):

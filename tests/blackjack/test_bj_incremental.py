@@ -94,14 +94,15 @@ def test_a_view_kept_from_step_to_step_is_the_view_censored_afresh(rule: int, se
 
 
 def test_a_log_changed_under_the_kept_view_is_censored_afresh() -> None:
-    """A log cut back or rewritten in place (not through the round) is censored anew."""
+    """A log cut back or rewritten in place (as the round's undo record does; the public log
+    is read-only) is censored anew."""
     rnd = BlackjackRound(NZ, Shoe(6, seed=5), {"ann": 100})
     rnd.place_wager(1, "ann", 10)
     rnd.deal()
     before = rnd.view_for("ann").events
-    del rnd.events[2:]
+    del rnd._events[2:]
     assert rnd.view_for("ann").events == afresh(rnd) == before[:2]
-    rnd.events[0] = BlackjackRound(NZ, Shoe(6, seed=6), {"ann": 100}).events[0]
+    rnd._events[0] = BlackjackRound(NZ, Shoe(6, seed=6), {"ann": 100}).events[0]
     assert rnd.view_for("ann").events == afresh(rnd)
 
 

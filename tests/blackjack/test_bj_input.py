@@ -30,7 +30,7 @@ from croupier.blackjack import (
     DoubleOn,
     HoleCard,
     PairsBy,
-    RoundPhase,
+    Phase,
     Surrender,
     simulate,
 )
@@ -324,7 +324,7 @@ def test_a_deal_the_shoe_cannot_finish_deals_nothing() -> None:
     rnd = BlackjackRound(NZ, shoe("Tc 6d"), {"ann": 100}, burn=True)
     rnd.place_wager(1, "ann", 10)
     refused(rnd, rnd.deal, "the shoe is empty")
-    assert rnd.phase is RoundPhase.WAGERS
+    assert rnd.phase is Phase.WAGERS
     assert len(rnd.shoe) == 2
     assert rnd.shoe.burned == ()
     assert rnd.boxes[1].hands == []
@@ -353,7 +353,7 @@ def test_an_action_the_shoe_cannot_finish_changes_nothing(cards: str, action: st
     assert action in rnd.legal_actions()
     err = refused(rnd, getattr(rnd, action), "the shoe is empty")
     assert "\n" not in str(err)
-    assert rnd.phase is RoundPhase.PLAYING
+    assert rnd.phase is Phase.PLAYING
     assert rnd.bankrolls == {"ann": 90}
     assert rnd.on_table == 10
     # the same round plays on once the action can be finished (here: a stacked retry)
@@ -455,7 +455,7 @@ def calls(rnd: BlackjackRound, draw: Callable[..., Any]) -> tuple[str, Callable[
             )
         )
         return name, call
-    if rnd.phase is RoundPhase.WAGERS and kind == "legal":
+    if rnd.phase is Phase.WAGERS and kind == "legal":
         if rnd.boxes and draw(st.booleans()):
             return "deal", rnd.deal
         box = draw(st.integers(1, 3))
@@ -496,7 +496,7 @@ def test_any_call_either_works_and_keeps_every_chip_or_raises_and_changes_nothin
     rnd = BlackjackRound(rules, Shoe(rules.decks, cards=cards), bankrolls, burn=burn)
     total = sum(bankrolls.values())
     for _ in range(40):
-        if rnd.phase is RoundPhase.SETTLED:
+        if rnd.phase is Phase.COMPLETE:
             break
         name, call = calls(rnd, data.draw)
         before = state(rnd)
@@ -514,6 +514,6 @@ def test_any_call_either_works_and_keeps_every_chip_or_raises_and_changes_nothin
         assert sum(rnd.bankrolls.values()) + rnd.on_table + rnd.bank == total, name
         assert all(type(v) is int for v in rnd.bankrolls.values())
     event(f"phase: {rnd.phase.value}")
-    if rnd.phase is RoundPhase.SETTLED:
+    if rnd.phase is Phase.COMPLETE:
         assert rnd.on_table == 0
         assert sum(rnd.bankrolls.values()) + rnd.bank == total

@@ -24,7 +24,7 @@ from croupier.blackjack import (
     BlackjackRound,
     BlackjackRules,
     BlackjackTable,
-    RoundPhase,
+    Phase,
     hand_total,
 )
 from croupier.blackjack import events as ev
@@ -101,7 +101,7 @@ def illegal_calls(rnd: BlackjackRound) -> list[tuple[str, Callable[[], object]]]
     for action in ACTIONS:
         if action not in legal:
             calls.append((action, getattr(rnd, action)))
-    if rnd.phase is not RoundPhase.WAGERS:
+    if rnd.phase is not Phase.WAGERS:
         calls.append(("deal", rnd.deal))
         calls.append(("place_wager", lambda: rnd.place_wager(1, "ann", rnd.rules.table_minimum)))
     turn = rnd.insurance_turn
@@ -169,7 +169,7 @@ def play_out(
 ) -> None:
     """Play to settlement with random legal choices, checking chips at every step."""
     steps = 0
-    while rnd.phase is not RoundPhase.SETTLED:
+    while rnd.phase is not Phase.COMPLETE:
         steps += 1
         assert steps < 200, "the round does not end"
         assert chips(rnd) == total
@@ -207,13 +207,13 @@ def play_out(
 
 def check_settled(rnd: BlackjackRound, start: dict[str, int]) -> None:
     """The round is over and its settlement events account for every chip."""
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
     assert hand_to_play(rnd) is None
     assert rnd.insurance_turn is None
     assert rnd.legal_actions().names == ()
     assert rnd.on_table == 0
     last = rnd.events[-1]
-    assert isinstance(last, ev.RoundSettled)
+    assert isinstance(last, ev.DealEnded)
     assert dict(last.bankrolls) == rnd.bankrolls
     assert last.bank == rnd.bank
     hands = Counter((e.box, e.hand, e.player) for e in rnd.events if isinstance(e, ev.HandSettled))
@@ -292,7 +292,7 @@ def test_random_rounds_conserve_chips_deal_each_card_once_settle_and_replay(
         cut = data.draw(st.sampled_from(checkpoints), label="replay point")
         partial = BlackjackRound.replay(rules, rnd.events[:cut])
         assert tuple(partial.events) == tuple(rnd.events[:cut])
-        assert partial.phase is not RoundPhase.WAGERS
+        assert partial.phase is not Phase.WAGERS
 
 
 @settings(max_examples=40, deadline=None)

@@ -24,7 +24,7 @@ from croupier.blackjack import (
     DoubleOn,
     HoleCard,
     PairsBy,
-    RoundPhase,
+    Phase,
     Surrender,
     card_value,
     hand_total,
@@ -230,7 +230,7 @@ def test_4_1_d_dealer_blackjack_beats_a_player_21_in_more_cards() -> None:
 @pytest.mark.parametrize("cards", ["Tc 9d 9h Ts", "As Kd Kh Ac"])  # 19 v 19; blackjack v blackjack
 def test_4_1_e_equal_totals_and_two_blackjacks_stand_off(cards: str) -> None:
     rnd = dealt(cards)
-    if rnd.phase is not RoundPhase.SETTLED:
+    if rnd.phase is not Phase.COMPLETE:
         rnd.stand()
     result = outcome(rnd, 1)
     assert (result.outcome, result.net, result.rule) == ("push", 0, "Blackjack 4.1(e)")
@@ -280,7 +280,7 @@ def test_4_2_wagers_fixed_once_a_card_leaves_the_shoe() -> None:
     assert rnd.bankrolls == {"ann": 90, "bo": 90}
     assert rnd.on_table == 20
     rnd.deal()
-    assert rnd.phase is RoundPhase.INSURANCE
+    assert rnd.phase is Phase.INSURANCE
     for box, player, amount in [(1, "ann", 20), (2, "bo", 10), (3, "ann", 10)]:
         assert rejected(rnd, "place_wager", box, player, amount) == "Blackjack 4.2"
     assert rejected(rnd, "deal") == "Blackjack 4.2"
@@ -683,7 +683,7 @@ def test_12_1_d_a_double_on_5_gets_one_card_and_stays_at_9() -> None:
     assert rnd.legal_actions().names == ("hit", "double")
     rnd.double()
     assert totals(rnd) == [9]
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
     assert rnd.bankrolls == {"ann": 80}
     assert_over(rnd)
 
@@ -733,7 +733,7 @@ def test_six_decks_by_default_cut_card_configurable() -> None:
 def test_peek_game_dealer_blackjack_ends_the_round_before_anyone_acts() -> None:
     # ann 9 9 (a pair) and bo A K; dealer T up and A in the hole
     rnd = dealt("9c As Td 9d Kh Ac", rules=PEEK, wagers=[(1, "ann", 10), (2, "bo", 10)])
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
     assert not any(isinstance(e, ev.BoxAction) for e in rnd.events)
     assert rnd.dealer_cards == parse_cards("Td Ac")
     assert len(rnd.boxes[1].hands) == 1  # no split could be made, so 11.7 cannot apply
@@ -749,7 +749,7 @@ def test_peek_game_insurance_then_peek() -> None:
     rnd = dealt("Tc Ad 8h Kc", rules=PEEK)  # dealer A up, K in the hole
     assert rnd.insurance_turn == (1, "ann")
     rnd.insure(5)
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
     assert rnd.bankrolls == {"ann": 100}  # insurance +10, wager -10
     assert_over(rnd)
 
@@ -997,7 +997,7 @@ def test_even_money_offered_means_it_can_be_taken() -> None:
     rnd = dealt("As Ac Kh 9d", rules=rules, wagers=[(1, "ann", 15)])
     assert rnd.can_even_money()
     rnd.even_money()
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
 
 
 @pytest.mark.rule("Decision 3.1-6")
@@ -1074,7 +1074,7 @@ def test_late_surrender_setting() -> None:
     rnd.surrender()
     assert rnd.bankrolls == {"ann": 95}
     rnd = dealt("Tc Kd 6h As", rules=NZ.with_(surrender=Surrender.LATE, hole_card=HoleCard.PEEK))
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
     assert rnd.bankrolls == {"ann": 90}
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from bj_helpers import assert_over, dealt, hand_to_play, outcome, settled, shoe, totals
 
-from croupier.blackjack import NZ, BlackjackRound, BlackjackTable, RoundPhase
+from croupier.blackjack import NZ, BlackjackRound, BlackjackTable, Phase
 from croupier.blackjack import events as ev
 from croupier.cards import Shoe, parse_cards
 from croupier.errors import RuleViolationError
@@ -168,7 +168,7 @@ def test_scenario_34_a_double_on_9_takes_exactly_one_card_even_when_it_stays_at_
     rnd.double()
     hand = rnd.boxes[1].hands[0]
     assert (hand.total, len(hand.cards), hand.stakes) == (11, 3, {"ann": 20})
-    assert rnd.phase is RoundPhase.SETTLED  # no forced draw after a double
+    assert rnd.phase is Phase.COMPLETE  # no forced draw after a double
     assert rnd.dealer_cards == parse_cards("9d Td")
     result = outcome(rnd, 1)
     assert (result.outcome, result.stake, result.net) == ("lose", 20, -20)
@@ -187,7 +187,7 @@ def test_scenario_35_split_aces_take_one_card_each_and_do_not_resplit() -> None:
     hands = rnd.boxes[1].hands
     assert [h.cards for h in hands] == [list(parse_cards("Ac Ah")), list(parse_cards("Ad 5c"))]
     assert all(h.split_aces and h.done for h in hands)
-    assert rnd.phase is RoundPhase.SETTLED  # neither ace is offered a hit or a resplit
+    assert rnd.phase is Phase.COMPLETE  # neither ace is offered a hit or a resplit
     with pytest.raises(RuleViolationError):
         rnd.hit()
     with pytest.raises(RuleViolationError):
@@ -294,7 +294,7 @@ def test_scenario_40_a_pair_hit_instead_of_split_may_not_split_later() -> None:
     rnd.hit()
     assert rnd.boxes[1].split_declined
     assert len(rnd.boxes[1].hands) == 1
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
     with pytest.raises(RuleViolationError):
         rnd.split()
     # the same with a soft hand that stays live: 8 8 hits, gets A (17), may not split
@@ -349,7 +349,7 @@ def test_scenario_42_dealer_stands_on_soft_17_and_draws_to_16() -> None:
 def test_scenario_43_insurance_capped_at_half_pays_2_to_1() -> None:
     # dealer blackjack: insurance 5 wins 10, the wager 10 loses: net 0
     rnd = dealt("Tc Ad 8h Kc")
-    assert rnd.phase is RoundPhase.INSURANCE
+    assert rnd.phase is Phase.INSURANCE
     assert rnd.legal_actions().names == ("insure",)
     before = rnd.snapshot()
     with pytest.raises(RuleViolationError) as err:

@@ -17,7 +17,7 @@ from fuzz_support import amounts, attempt, fuzz, garbage, is_chip_count, is_coun
 from hypothesis import given
 from hypothesis import strategies as st
 
-from croupier.blackjack import NZ, BlackjackRound, HoleCard, RoundPhase, Surrender
+from croupier.blackjack import NZ, BlackjackRound, HoleCard, Phase, Surrender
 from croupier.cards import Shoe
 from croupier.cards.deck import full_deck
 
@@ -145,10 +145,10 @@ def test_a_round_plays_out_or_stops_cleanly(rnd: BlackjackRound) -> None:
     with a CroupierError that leaves the round as it was, never half a deal."""
     total = chips(rnd)
     for _ in range(40):
-        if rnd.phase is RoundPhase.SETTLED:
+        if rnd.phase is Phase.COMPLETE:
             break
         before = observe(rnd)
-        if rnd.phase is RoundPhase.WAGERS:
+        if rnd.phase is Phase.WAGERS:
             if not rnd.boxes:
                 return
             step = rnd.deal
@@ -162,5 +162,5 @@ def test_a_round_plays_out_or_stops_cleanly(rnd: BlackjackRound) -> None:
             assert observe(rnd) == before, f"{error} left a half-applied round"
             return
         assert chips(rnd) == total
-    assert rnd.phase is RoundPhase.SETTLED
+    assert rnd.phase is Phase.COMPLETE
     assert rnd.on_table == 0

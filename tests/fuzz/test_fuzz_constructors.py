@@ -240,8 +240,7 @@ def test_hand_state_accepts_only_real_seats_stacks_and_decks(
         assert is_count(chips, 1), f"a stack of {chips!r} was accepted"
     assert is_chip_count(button)
     assert button in hand.players
-    hand.automatic = True
-    _, error = attempt(play_legal, data.draw, hand, 400)
+    _, error = attempt(play_legal, data.draw, hand, 400)  # chores stepped unless automatic
     assert error is None, f"an accepted hand broke down mid-play: {error}"
 
 

@@ -143,10 +143,8 @@ def test_replay_refuses_a_log_it_cannot_rebuild_exactly(
     """HandState.replay either raises a CroupierError or rebuilds the hand the log records:
     the events it records, event for event, then the dealer's chores after a log that stops
     early (point 10: never silently another hand)."""
-    if not hand.automatic:
-        hand.automatic = True
-        while hand.phase is Phase.DEALER:
-            hand.step()
+    while hand.phase is Phase.DEALER:  # a hand stepped by hand: its chores as a replay runs them
+        hand.step()
     events = list(hand.events)
     rebuilt, error = attempt(HandState.replay, hand.rules, events)
     assert error is None, f"the hand's own log does not replay: {error}"
@@ -180,9 +178,9 @@ def test_a_tampered_event_that_cannot_describe_itself_is_still_refused_in_one_li
     while not hand.is_complete:
         hand.fold()
     events = list(hand.events)
-    last = next(i for i, e in enumerate(events) if isinstance(e, ev.HandEnded))
+    last = next(i for i, e in enumerate(events) if isinstance(e, ev.DealEnded))
     ended = events[last]
-    assert isinstance(ended, ev.HandEnded)
+    assert isinstance(ended, ev.DealEnded)
     events[last] = dataclasses.replace(ended, stacks=0)  # type: ignore[arg-type]
-    with pytest.raises(CroupierError, match="HandEnded\\(stacks=0\\)"):
+    with pytest.raises(CroupierError, match="DealEnded\\(stacks=0\\)"):
         HandState.replay(rules, events)

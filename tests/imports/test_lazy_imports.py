@@ -103,7 +103,7 @@ def test_a_poker_hand_played_to_the_showdown_loads_no_numba() -> None:
 def test_a_blackjack_round_played_to_settlement_loads_no_numba_and_no_numpy() -> None:
     report = _loaded_after(
         """
-        from croupier.blackjack import NZ, BlackjackRound, RoundPhase
+        from croupier.blackjack import NZ, BlackjackRound, Phase
         from croupier.cards import Shoe
 
         rnd = BlackjackRound(NZ, Shoe(6, seed=3), {"ann": 100, "bob": 100})
@@ -111,7 +111,7 @@ def test_a_blackjack_round_played_to_settlement_loads_no_numba_and_no_numpy() ->
         rnd.place_wager(2, "bob", 10)
         rnd.deal()
         for _ in range(100):
-            if rnd.phase is RoundPhase.SETTLED:
+            if rnd.phase is Phase.COMPLETE:
                 break
             if rnd.insurance_turn is not None:
                 rnd.insure(0)  # declined
@@ -119,7 +119,7 @@ def test_a_blackjack_round_played_to_settlement_loads_no_numba_and_no_numpy() ->
                 rnd.stand()
             else:
                 rnd.hit()
-        result = [rnd.phase is RoundPhase.SETTLED, sum(rnd.bankrolls.values())]
+        result = [rnd.phase is Phase.COMPLETE, sum(rnd.bankrolls.values())]
         """
     )
     assert report["heavy"] == []

@@ -389,7 +389,7 @@ def finished_omaha() -> HandState:
 def test_replay_refuses_a_log_of_another_game() -> None:
     hand = finished_omaha()
     with pytest.raises(
-        CroupierError, match="the log is of a omaha hand; these rules are for holdem"
+        CroupierError, match=r"under rules \w+ \(a omaha hand\); these rules are \w+ \(holdem\)"
     ):
         HandState.replay(BLINDS, hand.events)
     assert HandState.replay(hand.rules, hand.events).snapshot() == hand.snapshot()
@@ -414,8 +414,8 @@ def test_replay_refuses_a_tampered_seat_or_amount() -> None:
     tampered_seat = [*events[:index], ev.RaisedTo(2, 30, 20, True, False), *events[index + 1 :]]
     with pytest.raises(CroupierError, match=f"event {index} of the log"):
         HandState.replay(BLINDS, tampered_seat)
-    stack = next(i for i, e in enumerate(events) if isinstance(e, ev.HandEnded))
-    forged = [*events[:stack], ev.HandEnded(((1, 999), (2, 95), (3, 100))), *events[stack + 1 :]]
+    stack = next(i for i, e in enumerate(events) if isinstance(e, ev.DealEnded))
+    forged = [*events[:stack], ev.DealEnded(((1, 999), (2, 95), (3, 100))), *events[stack + 1 :]]
     with pytest.raises(CroupierError, match="differs from the replay"):
         HandState.replay(BLINDS, forged)
     assert HandState.replay(BLINDS, events).stacks == hand.stacks

@@ -331,7 +331,7 @@ def check_payout(hand: HandState, start: dict[int, int]) -> None:
         cap = sum(min(committed[seat], committed[other]) for other in hand.players)
         assert won[seat] <= cap
     ended = hand.events[-1]
-    assert isinstance(ended, ev.HandEnded)
+    assert isinstance(ended, ev.DealEnded)
     assert dict(ended.stacks) == hand.stacks
     live = [s for s, p in hand.players.items() if not p.folded]
     if len(live) == 1:

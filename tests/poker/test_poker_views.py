@@ -207,7 +207,7 @@ def test_a_log_kept_from_view_to_view_is_the_log_censored_afresh(
         if hand.is_complete:
             break
         hand.apply(random_action(hand, rng))
-    assert any(isinstance(e, ev.HandEnded) for e in hand.events)
+    assert any(isinstance(e, ev.DealEnded) for e in hand.events)
 
 
 @settings(max_examples=60, deadline=None)
@@ -223,15 +223,15 @@ def test_the_legal_actions_kept_are_the_ones_worked_out_afresh(
     hand = HandState(rules, stacks, 1, seed=seed, automatic=False)
     rng = random.Random(seed)
     while not hand.is_complete:
-        assert hand.legal_actions() == hand._legal_now()
+        assert hand.legal_actions() == hand._betting.work_out_legal()
         if rng.random() < 0.2:
             hand = hand.copy()
-            assert hand.legal_actions() == hand._legal_now()
+            assert hand.legal_actions() == hand._betting.work_out_legal()
         if hand.actor is None:
             hand.step()
         else:
             hand.apply(random_action(hand, rng))
-    assert hand.legal_actions() == hand._legal_now()
+    assert hand.legal_actions() == hand._betting.work_out_legal()
 
 
 def test_the_view_hides_the_deck_and_a_bot_gets_no_state() -> None:

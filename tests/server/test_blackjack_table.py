@@ -27,7 +27,7 @@ from server_support import db_url, log_length, receive_until, send, start_app, t
 
 from croupier.blackjack import events as ev
 from croupier.blackjack.actions import LegalPlays
-from croupier.blackjack.hands import Play, RoundPhase
+from croupier.blackjack.hands import Phase, Play
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.values import hand_total
 from croupier.blackjack.views import event_to_dict as blackjack_event_to_dict
@@ -104,7 +104,7 @@ class Recorder:
 # ---------------------------------------------------------------------------- people
 def _deciding(runner: BlackjackRunner, name: str) -> bool:
     rnd = runner.round
-    return runner.expecting() == name and rnd is not None and rnd.phase is not RoundPhase.WAGERS
+    return runner.expecting() == name and rnd is not None and rnd.phase is not Phase.WAGERS
 
 
 def _wagering(runner: BlackjackRunner, name: str) -> bool:
@@ -707,7 +707,7 @@ def _halfway(store: Store, config: TableConfig) -> tuple[BlackjackRunner, dict[s
     asyncio.run(scenario())
     rnd = runner.round
     assert rnd is not None
-    assert rnd.phase is not RoundPhase.WAGERS
+    assert rnd.phase is not Phase.WAGERS
     return runner, rnd.snapshot()
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from croupier import codec
 from croupier.blackjack import NZ, BlackjackRound, HoleCard
 from croupier.blackjack.actions import Deal, Insure, PlaceWager
-from croupier.blackjack.hands import RoundPhase
+from croupier.blackjack.hands import Phase
 from croupier.cards import Shoe
 from croupier.poker import GAMES, FixedLimit, HandState, NoLimit, PotLimit, TableRules
 from croupier.poker.actions import Discard, RaiseTo
@@ -131,7 +131,7 @@ def test_a_view_sharing_nothing_is_encoded_whole() -> None:
 
 def blackjack_step(rnd: BlackjackRound, rng: random.Random) -> None:
     legal = rnd.legal_actions()
-    if rnd.phase is RoundPhase.WAGERS:
+    if rnd.phase is Phase.WAGERS:
         if rnd.boxes and (rng.random() < 0.5 or len(rnd.boxes) >= 3):
             rnd.apply(Deal())
             return

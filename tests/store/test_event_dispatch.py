@@ -174,7 +174,9 @@ def test_the_public_readers_refuse_a_strange_event_at_the_end_of_a_real_log() ->
 def test_the_phh_writer_refuses_a_strange_event_in_a_hands_log() -> None:
     hand = finished_hand()
     writer.dumps(hand)
-    hand.events.append(Strange())
+    hand._core.log.append(
+        Strange()
+    )  # as if the referee had gained an event class (its log is read-only)
     with pytest.raises(CroupierError, match=r"^the PHH writer cannot read Strange: "):
         writer.dumps(hand)
 

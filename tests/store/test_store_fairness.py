@@ -57,12 +57,14 @@ def play_committed(
     table = Table(rules, players, seed=seed)
     for seat in range(1, players + 1):
         table.sit(f"p{seat}", seat, 400)
-    hand = table.start_hand(automatic=False)
-    commitment, reveal = commit_deck(hand.deck.remaining, random.Random(seed))
-    assert not dealt_cards(hand.events).cards  # nothing dealt yet when committing
-    while hand.phase is Phase.DEALER:
-        hand.step()
-    hand.automatic = True
+    committed = []
+
+    def commit(hand: HandState) -> None:
+        assert not dealt_cards(hand.events).cards  # nothing dealt yet when committing
+        committed.append(commit_deck(hand.deck.remaining, random.Random(seed)))
+
+    hand = table.start_hand(before_first_card=commit)
+    ((commitment, reveal),) = committed
     bot = RandomPolicy(random.Random(seed))
     while not hand.is_complete:
         assert hand.actor is not None
@@ -139,9 +141,10 @@ def test_boxed_cards_take_their_position_in_the_order() -> None:
     hand.report_boxed_card(hand.deck.peek(1)[0])
     while hand.phase is Phase.DEALER:
         hand.step()
-    hand.automatic = True
     hand.fold()
     hand.fold()
+    while hand.phase is Phase.DEALER:  # a hand stepped by hand stays so
+        hand.step()
     taken = dealt_cards(hand.events).cards
     assert taken[0] == reveal.order[0]  # the boxed card, set aside like a burn
     assert verify_logged_deal(commitment, reveal, hand.events).cards == len(taken)

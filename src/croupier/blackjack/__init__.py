@@ -33,7 +33,7 @@ from croupier.blackjack.actions import (
 from croupier.blackjack.events import Event
 from croupier.blackjack.hands import Outcome, Play, Turn
 from croupier.blackjack.policies import BasicStrategy, Policy, mimic_the_dealer
-from croupier.blackjack.round import BlackjackRound, Box, PlayerHand, RoundPhase
+from croupier.blackjack.round import BlackjackRound, Box, Phase, PlayerHand
 from croupier.blackjack.rules import (
     NZ,
     BlackjackRules,
@@ -92,11 +92,11 @@ __all__ = [
     "LegalPlays",
     "Outcome",
     "PairsBy",
+    "Phase",
     "PlaceWager",
     "Play",
     "PlayerHand",
     "Policy",
-    "RoundPhase",
     "SeatView",
     "SimulationResult",
     "Split",

@@ -1,60 +1,37 @@
 """The round's undo record: what makes every round action all or nothing (the shoe's part
 is :meth:`Shoe.snapshot <croupier.cards.deck.Shoe.snapshot>` and :meth:`Shoe.restore
-<croupier.cards.deck.Shoe.restore>`).
+<croupier.cards.deck.Shoe.restore>`; the turn's part is
+:meth:`HandPlays.state <croupier.blackjack.plays.HandPlays.state>`).
 
 Once an action is verified, the one error it can meet is the shoe running out. An action
 draws at most :func:`most_drawn` cards, so while the shoe holds that many it cannot fail,
 and it runs without an undo record (a table's shoe always does, the cut card comes out
-long before); nearer the end of a shoe every action saves the round and its shoe first.
+long before); nearer the end of a shoe every action saves the layout and its shoe first
+(:func:`save`) and puts them back if it fails (:func:`restore`).
+
+>>> from croupier.blackjack import NZ, BlackjackRound
+>>> from croupier.cards import Shoe, parse_cards
+>>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("Tc 6d")), {"ann": 50})
+>>> rnd.place_wager(1, "ann", 10); rnd.deal()
+Traceback (most recent call last):
+...
+croupier.cards.deck.EmptyDeckError: cannot deal: the shoe is empty
+>>> len(rnd.shoe), rnd.phase
+(2, <Phase.WAGERS: 'wagers'>)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
-
-from croupier.errors import CroupierError
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from croupier.blackjack.round import BlackjackRound
+    from croupier.blackjack import events as ev
+    from croupier.blackjack.hands import Box
     from croupier.blackjack.rules import BlackjackRules
+    from croupier.cards.card import Card
+    from croupier.cards.deck import Shoe
 
-__all__ = ["atomic", "most_drawn"]
-
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-def atomic(action: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Run a round action all or nothing: if it raises a CroupierError (the shoe running
-    out part way through a deal, a draw or the dealer's play), the round and its shoe are
-    put back exactly as they were before the action, and the error is raised.
-
-    >>> from croupier.blackjack import NZ, BlackjackRound
-    >>> from croupier.cards import Shoe, parse_cards
-    >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("Tc 6d")), {"ann": 50})
-    >>> rnd.place_wager(1, "ann", 10); rnd.deal()
-    Traceback (most recent call last):
-    ...
-    croupier.cards.deck.EmptyDeckError: cannot deal: the shoe is empty
-    >>> len(rnd.shoe), rnd.phase
-    (2, <RoundPhase.WAGERS: 'wagers'>)
-    """
-
-    @wraps(action)
-    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        rnd: Any = args[0]
-        if len(rnd.shoe) >= rnd._most_drawn:
-            return action(*args, **kwargs)  # it cannot run out of cards: nothing to undo
-        saved = save(rnd)
-        try:
-            return action(*args, **kwargs)
-        except CroupierError:
-            restore(rnd, saved)
-            raise
-
-    return run
+__all__ = ["most_drawn", "restore", "save"]
 
 
 def most_drawn(rules: BlackjackRules) -> int:
@@ -70,12 +47,17 @@ def most_drawn(rules: BlackjackRules) -> int:
     return 2 * rules.boxes + rules.max_hands + 24
 
 
-def save(rnd: BlackjackRound) -> tuple[Any, ...]:
-    """Everything an action can change, the shoe's state included."""
+def save(
+    bankrolls: dict[str, int],
+    boxes: dict[int, Box],
+    dealer: list[Card],
+    events: list[ev.Event],
+    shoe: Shoe,
+) -> tuple[Any, ...]:
+    """Everything on the layout an action can change, the shoe's state included."""
     return (
-        rnd.bankrolls.copy(),
-        rnd.bank,
-        rnd.boxes.copy(),
+        bankrolls.copy(),
+        boxes.copy(),
         [
             (
                 b,
@@ -86,36 +68,29 @@ def save(rnd: BlackjackRound) -> tuple[Any, ...]:
                 b.split_declined,
                 [(h, h.__dict__.copy(), h.cards[:], h.stakes.copy()) for h in b.hands],
             )
-            for b in rnd.boxes.values()
+            for b in boxes.values()
         ],
-        rnd.dealer[:],
-        len(rnd.events),
-        rnd.phase,
-        rnd._insurance_due[:],
-        rnd._turn,
-        rnd.shoe.snapshot(),
+        dealer[:],
+        len(events),
+        shoe.snapshot(),
     )
 
 
-def restore(rnd: BlackjackRound, saved: tuple[Any, ...]) -> None:
-    """Put the round (and its shoe, in place: a table shares it) back as :func:`save` found
-    it; the box and hand objects stay the same objects."""
-    (
-        bankrolls,
-        rnd.bank,
-        boxes,
-        box_state,
-        dealer,
-        events,
-        rnd.phase,
-        due,
-        rnd._turn,
-        shoe,
-    ) = saved
-    rnd.bankrolls.clear()
-    rnd.bankrolls.update(bankrolls)
-    rnd.boxes.clear()
-    rnd.boxes.update(boxes)
+def restore(
+    saved: tuple[Any, ...],
+    bankrolls: dict[str, int],
+    boxes: dict[int, Box],
+    dealer: list[Card],
+    events: list[ev.Event],
+    shoe: Shoe,
+) -> None:
+    """Put the layout (and the shoe, in place: a table shares it) back as :func:`save`
+    found it; the box and hand objects stay the same objects."""
+    kept_bankrolls, kept_boxes, box_state, kept_dealer, count, kept_shoe = saved
+    bankrolls.clear()
+    bankrolls.update(kept_bankrolls)
+    boxes.clear()
+    boxes.update(kept_boxes)
     for box, wagers, hands, insurance, even_money, declined, hand_state in box_state:
         box.wagers, box.hands, box.insurance = wagers, hands, insurance
         box.even_money, box.split_declined = even_money, declined
@@ -123,7 +98,6 @@ def restore(rnd: BlackjackRound, saved: tuple[Any, ...]) -> None:
             hand.__dict__.clear()
             hand.__dict__.update(values)
             hand.cards, hand.stakes = cards, stakes
-    rnd.dealer[:] = dealer
-    del rnd.events[events:]
-    rnd._insurance_due[:] = due
-    rnd.shoe.restore(shoe)
+    dealer[:] = kept_dealer
+    del events[count:]
+    shoe.restore(kept_shoe)

@@ -1,7 +1,8 @@
-"""The dealer's play: the second card of a no-hole-card game, then drawing to 17 (Blackjack 13).
+"""The dealer's chores: the deal, and the dealer's play (the second card of a no-hole-card
+game, then drawing to 17, Blackjack 13).
 
-Pure functions of the dealer's cards and the rules: they draw from a ``draw`` callable
-(the shoe) and return the :class:`~croupier.blackjack.events.DealerCard` events they made.
+Functions of the cards and the rules: they draw from the shoe (or a ``draw`` callable),
+put the cards where they go and return the events they made.
 
 >>> from croupier.blackjack.rules import NZ
 >>> from croupier.cards import parse_cards
@@ -17,12 +18,51 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from croupier.blackjack import events as ev
-from croupier.blackjack.hands import PlayerHand
+from croupier.blackjack.hands import Box, PlayerHand
 from croupier.blackjack.rules import BlackjackRules, HoleCard
 from croupier.blackjack.values import hand_total
 from croupier.cards.card import Card
+from croupier.cards.deck import Shoe
 
-__all__ = ["dealer_stands", "draw_to_seventeen", "has_blackjack", "play_dealer"]
+__all__ = ["deal_round", "dealer_stands", "draw_to_seventeen", "has_blackjack", "play_dealer"]
+
+
+def deal_round(
+    boxes: list[Box], dealer: list[Card], shoe: Shoe, rules: BlackjackRules, *, burn: bool
+) -> list[ev.Event]:
+    """The deal (Blackjack 4.2, 5): a burn card first when ``burn``, one card to each box
+    in the order given, one to the dealer face up, a second to each box, and in a peek
+    game the dealer's hole card. Each box gets one hand, staked with its wagers.
+
+    >>> from croupier.blackjack.rules import NZ
+    >>> from croupier.cards import parse_cards
+    >>> box, dealer = Box(1, {"ann": 10}), []
+    >>> made = deal_round([box], dealer, Shoe(6, cards=parse_cards("As 9c Kh")), NZ, burn=False)
+    >>> [e.describe() for e in made], box.hands[0].total, dealer
+    (['box 1 hand 0 gets As', 'dealer gets 9c', 'box 1 hand 0 gets Kh'], 21, [Card('9c')])
+    """
+    made: list[ev.Event] = []
+    if burn:
+        made.append(ev.CardBurned(shoe.burn()))
+    draw = shoe.draw
+    hands = []
+    for box in boxes:
+        hand = PlayerHand([draw()], dict(box.wagers))
+        box.hands = [hand]
+        hands.append(hand)
+        made.append(ev.card_dealt(box.number, 0, hand.cards[0]))
+    card = draw()
+    dealer.append(card)
+    made.append(ev.dealer_card(card))
+    for box, hand in zip(boxes, hands, strict=True):
+        card = draw()
+        hand.cards.append(card)
+        made.append(ev.card_dealt(box.number, 0, card))
+    if rules.hole_card is HoleCard.PEEK:
+        card = draw()
+        dealer.append(card)
+        made.append(ev.dealer_card(card, True))
+    return made
 
 
 def dealer_stands(cards: Iterable[Card], rules: BlackjackRules) -> bool:
@@ -60,7 +100,7 @@ def draw_to_seventeen(
             return out
         card = draw()
         dealer.append(card)
-        out.append(ev.DealerCard(card))
+        out.append(ev.dealer_card(card))
 
 
 def play_dealer(
@@ -97,7 +137,7 @@ def play_dealer(
     if rules.hole_card is HoleCard.NO_HOLE_CARD and (live or insured or surrendered):
         card = draw()
         dealer.append(card)
-        out.append(ev.DealerCard(card))
+        out.append(ev.dealer_card(card))
     if waits and not has_blackjack(dealer):
         out.extend(draw_to_seventeen(dealer, draw, rules))
     return out

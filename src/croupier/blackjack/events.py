@@ -16,16 +16,23 @@ __all__ = [
     "BoxAction",
     "CardBurned",
     "CardDealt",
+    "DealEnded",
     "DealerCard",
     "Event",
     "HandSettled",
     "HiddenCard",
     "InsuranceDecided",
     "InsuranceSettled",
-    "RoundSettled",
     "RoundStarted",
     "WagerPlaced",
+    "box_action",
+    "card_dealt",
+    "deal_ended",
+    "dealer_card",
     "engine_version",
+    "hand_settled",
+    "round_started",
+    "wager_placed",
 ]
 
 
@@ -238,10 +245,12 @@ class HandSettled(Event):
 
 
 @dataclass(frozen=True)
-class RoundSettled(Event):
-    """The round is over: each player's chips off the table and the bank's result.
+class DealEnded(Event):
+    """The round is over: each player's chips off the table and the bank's result. The last
+    event of a deal, with the same name in both games (poker's is
+    :class:`croupier.poker.events.DealEnded`).
 
-    >>> RoundSettled((("ann", 110),), -10).describe()
+    >>> DealEnded((("ann", 110),), -10).describe()
     'round over: ann 110, bank -10'
     """
 
@@ -252,3 +261,130 @@ class RoundSettled(Event):
         """One line."""
         players = ", ".join(f"{p} {n}" for p, n in self.bankrolls)
         return f"round over: {players}, bank {self.bank:+d}"
+
+
+# ------------------------------------------------------------------ shared values
+# An event is a frozen value: the referee hands out one instance for each card to each
+# hand, each dealer card and each decision rather than build one at every step (the same
+# card to the same box's hand in two rounds is the same event, equal and identical).
+_SHARED: dict[tuple[object, ...], Event] = {}
+_SHARED_KEPT = 8192
+_PLAY_CODES: dict[Play, int] = {play: code for code, play in enumerate(Play)}
+
+
+def _shared(key: tuple[object, ...], event: Event) -> Event:
+    if len(_SHARED) >= _SHARED_KEPT:
+        _SHARED.clear()
+    _SHARED[key] = event
+    return event
+
+
+def card_dealt(box: int, hand: int, card: Card) -> CardDealt:
+    """``CardDealt(box, hand, card)``, the one instance handed out for these values.
+
+    >>> card_dealt(1, 0, Card.parse("As")) is card_dealt(1, 0, Card.parse("As"))
+    True
+    """
+    key = (0, box, hand, card.index)
+    made = _SHARED.get(key)
+    if made is None:
+        made = _shared(key, CardDealt(box, hand, card))
+    return made  # type: ignore[return-value]
+
+
+def dealer_card(card: Card, hidden: bool = False) -> DealerCard:
+    """``DealerCard(card, hidden)``, the one instance handed out for these values.
+
+    >>> dealer_card(Card.parse("9d"), True)
+    DealerCard(card=Card('9d'), hidden=True)
+    """
+    key = (1, card.index, hidden)
+    made = _SHARED.get(key)
+    if made is None:
+        made = _shared(key, DealerCard(card, hidden))
+    return made  # type: ignore[return-value]
+
+
+def box_action(box: int, hand: int, play: Play) -> BoxAction:
+    """``BoxAction(box, hand, play)``, the one instance handed out for these values.
+
+    >>> box_action(2, 1, Play.STAND)
+    BoxAction(box=2, hand=1, action=<Play.STAND: 'stand'>)
+    """
+    key = (2, box, hand, _PLAY_CODES[play])
+    made = _SHARED.get(key)
+    if made is None:
+        made = _shared(key, BoxAction(box, hand, play))
+    return made  # type: ignore[return-value]
+
+
+def wager_placed(box: int, player: str, amount: int) -> WagerPlaced:
+    """``WagerPlaced(box, player, amount)``, the one instance handed out for these values.
+
+    >>> wager_placed(1, "ann", 10) is wager_placed(1, "ann", 10)
+    True
+    """
+    key = (3, box, player, amount)
+    made = _SHARED.get(key)
+    if made is None:
+        made = _shared(key, WagerPlaced(box, player, amount))
+    return made  # type: ignore[return-value]
+
+
+def hand_settled(
+    box: int, hand: int, player: str, outcome: Outcome, stake: int, net: int, rule: str
+) -> HandSettled:
+    """``HandSettled(...)`` for an :class:`Outcome`, the one instance handed out for these
+    values.
+
+    >>> hand_settled(1, 0, "ann", Outcome.WIN, 10, 10, "Blackjack 4.1(b)").describe()
+    'box 1 hand 0 ann: win, +10 (Blackjack 4.1(b))'
+    """
+    key = (4, box, hand, player, outcome, stake, net, rule)
+    made = _SHARED.get(key)
+    if made is None:
+        made = _shared(key, HandSettled(box, hand, player, outcome, stake, net, rule))
+    return made  # type: ignore[return-value]
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def round_started(
+    bankrolls: tuple[tuple[str, int], ...],
+    shoe: tuple[Card, ...],
+    burn: bool,
+    engine_version: str,
+    rules_version: str,
+) -> RoundStarted:
+    """``RoundStarted(...)`` made without the generated ``__init__`` (a frozen dataclass
+    sets each field through ``object.__setattr__``; the fields here need no checks).
+
+    >>> round_started((("ann", 5),), (), False, "1", "r") == RoundStarted((("ann", 5),), (), False, "1", "r")
+    True
+    """
+    made = _new(RoundStarted)
+    _set(
+        made,
+        "__dict__",
+        {
+            "bankrolls": bankrolls,
+            "shoe": shoe,
+            "burn": burn,
+            "engine_version": engine_version,
+            "rules_version": rules_version,
+        },
+    )
+    return made
+
+
+def deal_ended(bankrolls: tuple[tuple[str, int], ...], bank: int) -> DealEnded:
+    """``DealEnded(bankrolls, bank)`` made without the generated ``__init__``.
+
+    >>> deal_ended((("ann", 5),), 2) == DealEnded((("ann", 5),), 2)
+    True
+    """
+    made = _new(DealEnded)
+    _set(made, "__dict__", {"bankrolls": bankrolls, "bank": bank})
+    return made

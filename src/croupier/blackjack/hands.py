@@ -17,13 +17,14 @@ from enum import StrEnum
 from croupier.blackjack.values import hand_total
 from croupier.cards.card import Card
 
-__all__ = ["Box", "Outcome", "Play", "PlayerHand", "RoundPhase", "Turn"]
+__all__ = ["Box", "Outcome", "Phase", "Play", "PlayerHand", "Turn"]
 
 
-class RoundPhase(StrEnum):
-    """Where the round is.
+class Phase(StrEnum):
+    """Where the round is: the same shape as poker's :class:`croupier.poker.Phase` (a
+    string enum ending in ``COMPLETE``), with blackjack's own steps.
 
-    >>> RoundPhase.WAGERS.value
+    >>> Phase.WAGERS.value
     'wagers'
     """
 
@@ -33,8 +34,8 @@ class RoundPhase(StrEnum):
     """The dealer shows an ace: players decide on insurance."""
     PLAYING = "playing"
     """A box's hand is to act."""
-    SETTLED = "settled"
-    """The dealer has played and every wager is settled."""
+    COMPLETE = "complete"
+    """The round is over: the dealer has played and every wager is settled."""
 
 
 class Play(StrEnum):

@@ -1,6 +1,13 @@
-"""The decisions on a box's hand (Blackjack 11, 12; Decisions 3.1-5, 3.1-8, 3.1-10,
-3.1-13): the ``hit``, ``stand``, ``double``, ``split`` and ``surrender`` triads of
+"""The players' decisions once the cards are out (Blackjack 11, 12; Decisions 3.1-5,
+3.1-6, 3.1-8, 3.1-10, 3.1-13): :class:`HandPlays`, a part of
 :class:`~croupier.blackjack.round.BlackjackRound`.
+
+The part owns the insurance queue against a dealer's ace and the order the hands act in
+(:attr:`HandPlays.turn`, the hand to act); it checks each decision on that hand by a pure
+function of the state (``*_refused``: None when legal, else the rule it breaks, never
+raising), makes it on the boxes and bankrolls handed to it, drawing from the shoe, and
+returns the events it made. The round logs them and, once no hand is left to act
+(``turn`` None), has the dealer play and settles.
 
 >>> from croupier.blackjack import NZ, BlackjackRound
 >>> from croupier.cards import Shoe, parse_cards
@@ -17,20 +24,18 @@ BoxAction(box=1, hand=0, action=<Play.SPLIT: 'split'>)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from croupier.blackjack import events as ev
-from croupier.blackjack._state import atomic
-from croupier.blackjack.hands import Box, Play, PlayerHand, RoundPhase
-from croupier.blackjack.rules import BlackjackRules, PairsBy, Surrender
+from croupier.blackjack.hands import Box, Play, PlayerHand, Turn
+from croupier.blackjack.rules import BlackjackRules, PairsBy, Surrender, whole_number
 from croupier.blackjack.values import hand_total, is_pair
-from croupier.cards.card import Card, Rank
+from croupier.cards.card import Rank
+from croupier.cards.deck import Shoe
 from croupier.errors import IllegalActionError
 
-__all__ = ["HandPlays"]
+__all__ = ["HandPlays", "Refusal"]
 
 
-_Refusal = tuple[str, str, str | None]
+Refusal = tuple[str, str, str | None]
 """Why a decision is refused: ``(rule, problem, allowed)``; ``allowed`` None means the
 legal actions are worked out when the error is raised."""
 
@@ -38,7 +43,7 @@ legal actions are worked out when the error is raised."""
 # The rules of each decision on the hand to act, as pure functions of the state: None when
 # the decision is legal, else the first rule it breaks (the order is the order of the
 # checks, so the message names the same rule whoever asks).
-def _hit_refused(rules: BlackjackRules, hand: PlayerHand, total: int) -> _Refusal | None:
+def _hit_refused(rules: BlackjackRules, hand: PlayerHand, total: int) -> Refusal | None:
     if hand.doubled:
         return ("Blackjack 12.1(b)", "a doubled hand gets exactly one card", None)
     if hand.split_aces and not rules.hit_split_aces:
@@ -48,7 +53,7 @@ def _hit_refused(rules: BlackjackRules, hand: PlayerHand, total: int) -> _Refusa
     return None
 
 
-def _stand_refused(total: int) -> _Refusal | None:
+def _stand_refused(total: int) -> Refusal | None:
     if total <= 11:
         return (
             "Blackjack 12.1(d)",
@@ -72,7 +77,7 @@ def _double_refused(
     hand: PlayerHand,
     total: int,
     soft: bool,
-) -> _Refusal | None:
+) -> Refusal | None:
     if len(hand.cards) != 2 or hand.acted:
         return ("Decision 3.1-5", "only the first two cards of a hand may double", None)
     if hand.split_aces:
@@ -89,7 +94,7 @@ def _double_refused(
 
 def _split_refused(
     rules: BlackjackRules, bankrolls: dict[str, int], box: Box, hand: PlayerHand
-) -> _Refusal | None:
+) -> Refusal | None:
     cards = hand.cards
     if len(cards) != 2 or hand.acted:
         return ("Blackjack 11.4(a)", "only a two-card hand may split", None)
@@ -107,7 +112,7 @@ def _split_refused(
     return None
 
 
-def _surrender_refused(rules: BlackjackRules, hand: PlayerHand) -> _Refusal | None:
+def _surrender_refused(rules: BlackjackRules, hand: PlayerHand) -> Refusal | None:
     if rules.surrender is Surrender.NONE:
         return ("Decision 3.1-13", "surrender is not offered", None)
     if len(hand.cards) != 2 or hand.acted or hand.from_split:
@@ -115,215 +120,256 @@ def _surrender_refused(rules: BlackjackRules, hand: PlayerHand) -> _Refusal | No
     return None
 
 
-def _nobody(rule: str, verb: str) -> _Refusal:
+def _nobody(rule: str, verb: str) -> Refusal:
     return (rule, f"cannot {verb}: no hand is to act", "no action")
 
 
 class HandPlays:
-    """The hand-decision triads of a round (a base of
-    :class:`~croupier.blackjack.round.BlackjackRound`).
+    """The decisions after the deal on ``boxes`` (the round's, shared), staked from
+    ``bankrolls`` and drawing from ``shoe``: insurance against the dealer's ace, then each
+    box's hands in turn. Each decision returns the events it made; :attr:`turn` None after
+    a decision means no hand is left to act.
 
-    Each decision's rules are a pure function of the state (``_hit_refusal`` … answer None
-    when it is legal, else why not, without raising); ``can_hit`` …, the legal actions
-    (``_open_plays``) and ``verify_hit`` … (which raise that reason) all read them.
-
-    >>> from croupier.blackjack import NZ, BlackjackRound
-    >>> from croupier.cards import Shoe
-    >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).can_hit()
-    False
+    >>> from croupier.blackjack import NZ
+    >>> plays = HandPlays(NZ, {"ann": 50}, {}, Shoe(6, seed=1))
+    >>> plays.turn, plays.hit_refusal()
+    (None, ('Blackjack 12.1', 'cannot hit: no hand is to act', 'no action'))
     """
 
-    if TYPE_CHECKING:
-        rules: BlackjackRules
-        bankrolls: dict[str, int]
-        events: list[ev.Event]
-        boxes: dict[int, Box]
-        phase: RoundPhase
-        _turn: tuple[int, int] | None
+    __slots__ = ("_actor", "_due", "_open", "_turn", "bankrolls", "boxes", "rules", "shoe")
 
-        def _error(self, rule: str, problem: str) -> IllegalActionError: ...
-        def _advance(self) -> None: ...
-        def _give(self, box: int, hand: int) -> Card: ...
+    def __init__(
+        self,
+        rules: BlackjackRules,
+        bankrolls: dict[str, int],
+        boxes: dict[int, Box],
+        shoe: Shoe,
+        *,
+        turn: tuple[int, int] | None = None,
+        due: tuple[tuple[int, str], ...] = (),
+    ) -> None:
+        self.rules = rules
+        """The rule set."""
+        self.bankrolls = bankrolls
+        """Each player's chips off the table (a double or a split is staked from them)."""
+        self.boxes = boxes
+        """The boxes with wagers, by number."""
+        self.shoe = shoe
+        """The shoe the cards come from."""
+        self._turn = turn
+        self._due = list(due)
+        self._actor: tuple[tuple[int, int], Turn] | None = None
+        self._open: tuple[object, ...] = (None,)
+        """The open plays last worked out, with what they were worked out for."""
 
-    def _refused(self, refusal: _Refusal) -> IllegalActionError:
-        rule, problem, allowed = refusal
-        if allowed is None:
-            return self._error(rule, problem)
-        return IllegalActionError(rule, problem, allowed)
+    # ----------------------------------------------------------------- state
+    @property
+    def turn(self) -> tuple[int, int] | None:
+        """``(box, hand)`` of the hand to act, or None (insurance, or no hand left)."""
+        return self._turn
 
-    def _acting(self) -> tuple[Box, PlayerHand] | None:
+    @property
+    def actor(self) -> Turn | None:
+        """The hand to act and the player who decides it, or None."""
+        now = self._turn
+        if now is None:
+            return None
+        kept = self._actor
+        if kept is not None and kept[0] is now:  # the same turn (its owner is fixed)
+            return kept[1]
+        actor = Turn(now[0], now[1], self.boxes[now[0]].owner)
+        self._actor = (now, actor)
+        return actor
+
+    @property
+    def insurance_due(self) -> tuple[tuple[int, str], ...]:
+        """The ``(box, player)`` insurance decisions still due, in order."""
+        return tuple(self._due)
+
+    @property
+    def insurance_turn(self) -> tuple[int, str] | None:
+        """``(box, player)`` to decide on insurance next, or None."""
+        due = self._due
+        return due[0] if due else None
+
+    def state(self) -> tuple[tuple[int, int] | None, tuple[tuple[int, str], ...]]:
+        """What a decision can change here (for an undo record): the turn and the queue."""
+        return self._turn, tuple(self._due)
+
+    def restore(self, state: tuple[tuple[int, int] | None, tuple[tuple[int, str], ...]]) -> None:
+        """Put the turn and the insurance queue back as :meth:`state` gave them."""
+        self._turn = state[0]
+        self._due[:] = state[1]
+
+    def stop(self) -> None:
+        """No hand is to act any more (the dealer's turn, or a dealer blackjack)."""
+        self._turn = None
+
+    def acting(self) -> tuple[Box, PlayerHand] | None:
         """The box and hand to act, or None."""
         turn = self._turn
-        if turn is None or self.phase is not RoundPhase.PLAYING:
+        if turn is None:
             return None
         box = self.boxes[turn[0]]
         return box, box.hands[turn[1]]
 
-    def _open_plays(self) -> tuple[bool, bool, bool, bool, bool] | None:
+    def open_plays(self) -> tuple[bool, bool, bool, bool, bool] | None:
         """Whether the hand to act may hit, stand, double, split and surrender, worked out
         from the state without raising (None: no hand is to act).
 
         >>> from croupier.blackjack import NZ, BlackjackRound
         >>> from croupier.cards import Shoe, parse_cards
         >>> rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("8c 9d 8h 3s")), {"ann": 50})
-        >>> rnd.place_wager(1, "ann", 10); rnd.deal(); rnd._open_plays()   # 8 8 against a 9
+        >>> rnd.place_wager(1, "ann", 10); rnd.deal(); rnd.legal_actions().names   # 8 8 against a 9
         WagerPlaced(box=1, player='ann', amount=10)
         CardDealt(box=1, hand=0, card=Card('8c'))
-        (True, True, True, True, False)
+        ('hit', 'stand', 'double', 'split')
         """
-        acting = self._acting()
-        if acting is None:
+        turn = self._turn
+        if turn is None:
             return None
-        box, hand = acting
-        rules, bankrolls = self.rules, self.bankrolls
-        total, soft = hand_total(hand.cards)
-        return (
-            _hit_refused(rules, hand, total) is None,
-            _stand_refused(total) is None,
-            _double_refused(rules, bankrolls, hand, total, soft) is None,
-            _split_refused(rules, bankrolls, box, hand) is None,
-            _surrender_refused(rules, hand) is None,
-        )
+        box = self.boxes[turn[0]]
+        hands = box.hands
+        hand = hands[turn[1]]
+        cards = hand.cards
+        last = cards[-1]
+        kept = self._open
+        # Within one turn the plays change only with the hand's cards, a decision taken
+        # or a split (the hand's last card, its count, ``acted`` and the box's hands); the
+        # bankrolls that cover a double or a split change only by this hand's decisions.
+        if (
+            kept[0] is turn
+            and kept[1] is last
+            and kept[2] == len(cards)
+            and kept[3] == len(hands)
+            and kept[4] is hand.acted
+        ):
+            return kept[5]  # type: ignore[return-value]
+        rules = self.rules
+        total, soft = hand_total(cards)
+        hit = _hit_refused(rules, hand, total) is None
+        plays: tuple[bool, bool, bool, bool, bool]
+        if len(cards) != 2 or hand.acted:  # past the first two cards: hit or stand only
+            plays = (hit, total > 11, False, False, False)
+        else:
+            bankrolls = self.bankrolls
+            plays = (
+                hit,
+                total > 11,
+                _double_refused(rules, bankrolls, hand, total, soft) is None,
+                _split_refused(rules, bankrolls, box, hand) is None,
+                _surrender_refused(rules, hand) is None,
+            )
+        self._open = (turn, last, len(cards), len(hands), hand.acted, plays)
+        return plays
 
-    def _decided(self, play: Play, *, done: bool) -> tuple[Box, PlayerHand, int]:
-        """Log a decision on the hand to act; 11.5 (Decision 3.1-10): any other action on a
-        splittable pair declines the split."""
-        assert self._turn is not None
-        number, index = self._turn
-        box = self.boxes[number]
-        hand = box.hands[index]
-        fresh = play is not Play.SPLIT and len(hand.cards) == 2 and not hand.acted
-        if fresh and _split_refused(self.rules, self.bankrolls, box, hand) is None:
-            box.split_declined = True
-        hand.acted = True
-        hand.done = hand.done or done
-        self.events.append(ev.BoxAction(number, index, play))
-        return box, hand, index
-
-    # ------------------------------------------------------------------- hit
-    def _hit_refusal(self) -> _Refusal | None:
-        acting = self._acting()
+    # ------------------------------------------------------------ refusals
+    def hit_refusal(self) -> Refusal | None:
+        """Why the hand to act may not draw (12.1), or None."""
+        plays = self.open_plays()
+        if plays is not None and plays[0]:
+            return None
+        acting = self.acting()
         if acting is None:
             return _nobody("Blackjack 12.1", "hit")
         hand = acting[1]
         return _hit_refused(self.rules, hand, hand_total(hand.cards)[0])
 
-    def verify_hit(self) -> None:
-        """Raise unless the hand to act may draw (12.1)."""
-        refusal = self._hit_refusal()
-        if refusal is not None:
-            raise self._refused(refusal)
-
-    def can_hit(self) -> bool:
-        """Whether :meth:`hit` is legal now."""
-        return self._hit_refusal() is None
-
-    def hit(self) -> ev.Event:
-        """Draw a card."""
-        self.verify_hit()
-        before = len(self.events)
-        self._hit()
-        return self.events[before]
-
-    @atomic
-    def _hit(self) -> None:
-        box, hand, index = self._decided(Play.HIT, done=False)
-        self._give(box.number, index)
-        hand.done = hand.total >= 21
-        self._advance()
-
-    # ----------------------------------------------------------------- stand
-    def _stand_refusal(self) -> _Refusal | None:
-        acting = self._acting()
+    def stand_refusal(self) -> Refusal | None:
+        """Why the hand to act may not stand (12.1(d): not on 11 or less), or None."""
+        plays = self.open_plays()
+        if plays is not None and plays[1]:
+            return None
+        acting = self.acting()
         if acting is None:
             return _nobody("Blackjack 12.1(d)", "stand")
         return _stand_refused(hand_total(acting[1].cards)[0])
 
-    def verify_stand(self) -> None:
-        """Raise unless the hand to act may stand (12.1(d): not on 11 or less)."""
-        refusal = self._stand_refusal()
-        if refusal is not None:
-            raise self._refused(refusal)
-
-    def can_stand(self) -> bool:
-        """Whether :meth:`stand` is legal now."""
-        return self._stand_refusal() is None
-
-    def stand(self) -> ev.Event:
-        """Take no more cards."""
-        self.verify_stand()
-        before = len(self.events)
-        self._stand()
-        return self.events[before]
-
-    @atomic
-    def _stand(self) -> None:
-        self._decided(Play.STAND, done=True)
-        self._advance()
-
-    # ---------------------------------------------------------------- double
-    def _double_refusal(self) -> _Refusal | None:
-        acting = self._acting()
+    def double_refusal(self) -> Refusal | None:
+        """Why the hand to act may not double down, or None."""
+        plays = self.open_plays()
+        if plays is not None and plays[2]:
+            return None
+        acting = self.acting()
         if acting is None:
             return _nobody("Blackjack 12.1(b)", "double")
         hand = acting[1]
         total, soft = hand_total(hand.cards)
         return _double_refused(self.rules, self.bankrolls, hand, total, soft)
 
-    def verify_double(self) -> None:
-        """Raise unless the hand to act may double down (one card only, 12.1(b))."""
-        refusal = self._double_refusal()
-        if refusal is not None:
-            raise self._refused(refusal)
-
-    def can_double(self) -> bool:
-        """Whether :meth:`double` is legal now."""
-        return self._double_refusal() is None
-
-    def double(self) -> ev.Event:
-        """Double the stake and take exactly one card (12.1(b)), even on 11 or less."""
-        self.verify_double()
-        before = len(self.events)
-        self._double()
-        return self.events[before]
-
-    @atomic
-    def _double(self) -> None:
-        box, hand, index = self._decided(Play.DOUBLE, done=True)
-        for player, stake in list(hand.stakes.items()):
-            self.bankrolls[player] -= stake
-            hand.stakes[player] = 2 * stake
-        hand.doubled = True
-        self._give(box.number, index)
-        self._advance()
-
-    # ----------------------------------------------------------------- split
-    def _split_refusal(self) -> _Refusal | None:
-        acting = self._acting()
+    def split_refusal(self) -> Refusal | None:
+        """Why the hand to act may not split (11.1-11.5), or None."""
+        plays = self.open_plays()
+        if plays is not None and plays[3]:
+            return None
+        acting = self.acting()
         if acting is None:
             return _nobody("Blackjack 11.4(a)", "split")
         return _split_refused(self.rules, self.bankrolls, *acting)
 
-    def verify_split(self) -> None:
-        """Raise unless the hand to act may be split (11.1-11.5)."""
-        refusal = self._split_refusal()
-        if refusal is not None:
-            raise self._refused(refusal)
+    def surrender_refusal(self) -> Refusal | None:
+        """Why the hand to act may not surrender, or None."""
+        plays = self.open_plays()
+        if plays is not None and plays[4]:
+            return None
+        acting = self.acting()
+        if acting is None:
+            return _nobody("Decision 3.1-13", "surrender")
+        return _surrender_refused(self.rules, acting[1])
 
-    def can_split(self) -> bool:
-        """Whether :meth:`split` is legal now."""
-        return self._split_refusal() is None
+    # ------------------------------------------------------------ decisions
+    def _decided(self, play: Play, *, done: bool) -> tuple[Box, PlayerHand, int, ev.Event]:
+        """A decision on the hand to act; 11.5 (Decision 3.1-10): any other action on a
+        splittable pair declines the split."""
+        assert self._turn is not None
+        number, index = self._turn
+        box = self.boxes[number]
+        hand = box.hands[index]
+        fresh = play is not Play.SPLIT and len(hand.cards) == 2 and not hand.acted
+        if fresh:
+            plays = self.open_plays()
+            if plays is not None and plays[3]:  # the pair could split: declined
+                box.split_declined = True
+        hand.acted = True
+        hand.done = hand.done or done
+        return box, hand, index, ev.box_action(number, index, play)
 
-    def split(self) -> ev.Event:
-        """Split the pair into two hands with an equal stake each; each gets a second card
-        in turn (11.1-11.3); split aces get one card each (11.4(b))."""
-        self.verify_split()
-        before = len(self.events)
-        self._split()
-        return self.events[before]
+    def _give(self, box: Box, index: int, hand: PlayerHand) -> ev.Event:
+        card = self.shoe.draw()
+        hand.cards.append(card)
+        return ev.card_dealt(box.number, index, card)
 
-    @atomic
-    def _split(self) -> None:
+    def hit(self) -> list[ev.Event]:
+        """Draw a card to the hand to act (once :meth:`hit_refusal` is None)."""
+        box, hand, index, decided = self._decided(Play.HIT, done=False)
+        made = [decided, self._give(box, index, hand)]
+        if hand_total(hand.cards)[0] < 21:
+            return made  # the same hand acts again
+        hand.done = True  # 12.1(a): no draw on 21 or more
+        self._advance(made)
+        return made
+
+    def stand(self) -> list[ev.Event]:
+        """The hand to act takes no more cards."""
+        made = [self._decided(Play.STAND, done=True)[3]]
+        self._advance(made)
+        return made
+
+    def double(self) -> list[ev.Event]:
+        """Double the stake of the hand to act and give it exactly one card (12.1(b))."""
+        box, hand, index, decided = self._decided(Play.DOUBLE, done=True)
+        bankrolls = self.bankrolls
+        for player, stake in list(hand.stakes.items()):
+            bankrolls[player] -= stake
+            hand.stakes[player] = 2 * stake
+        hand.doubled = True
+        made = [decided, self._give(box, index, hand)]
+        self._advance(made)
+        return made
+
+    def split(self) -> list[ev.Event]:
+        """Split the pair of the hand to act into two hands with an equal stake each; each
+        gets a second card in turn (11.1-11.3); split aces get one card each (11.4(b))."""
         assert self._turn is not None
         number, index = self._turn
         box = self.boxes[number]
@@ -337,35 +383,115 @@ class HandPlays:
         hand.split_aces = aces
         twin = PlayerHand(cards=[second], stakes=stakes, from_split=True, split_aces=aces)
         box.hands.insert(index + 1, twin)
-        self.events.append(ev.BoxAction(box.number, index, Play.SPLIT))
-        self._advance()
+        made: list[ev.Event] = [ev.box_action(box.number, index, Play.SPLIT)]
+        self._advance(made)
+        return made
 
-    # ------------------------------------------------------------- surrender
-    def _surrender_refusal(self) -> _Refusal | None:
-        acting = self._acting()
-        if acting is None:
-            return _nobody("Decision 3.1-13", "surrender")
-        return _surrender_refused(self.rules, acting[1])
-
-    def verify_surrender(self) -> None:
-        """Raise unless the hand to act may surrender (only where the table offers it)."""
-        refusal = self._surrender_refusal()
-        if refusal is not None:
-            raise self._refused(refusal)
-
-    def can_surrender(self) -> bool:
-        """Whether :meth:`surrender` is legal now."""
-        return self._surrender_refusal() is None
-
-    def surrender(self) -> ev.Event:
-        """Give up the hand for half the stake back."""
-        self.verify_surrender()
-        before = len(self.events)
-        self._surrender()
-        return self.events[before]
-
-    @atomic
-    def _surrender(self) -> None:
-        _, hand, _ = self._decided(Play.SURRENDER, done=True)
+    def surrender(self) -> list[ev.Event]:
+        """Give up the hand to act for half the stake back."""
+        _, hand, _, decided = self._decided(Play.SURRENDER, done=True)
         hand.surrendered = True
-        self._advance()
+        made = [decided]
+        self._advance(made)
+        return made
+
+    # ------------------------------------------------------------ turns
+    def start(self) -> list[ev.Event]:
+        """Find the first hand to act once the deal and insurance are over (no events: a
+        dealt hand has its two cards)."""
+        self._turn = None
+        made: list[ev.Event] = []
+        self._advance(made)
+        return made
+
+    def _advance(self, made: list[ev.Event]) -> None:
+        """Move to the next hand needing a decision, dealing split hands' second cards
+        (their events go to ``made``); None when no hand is left."""
+        boxes = self.boxes
+        hit_split_aces = self.rules.hit_split_aces
+        for number in sorted(boxes) if len(boxes) > 1 else boxes:
+            turn = self._turn
+            if turn is not None and number < turn[0]:
+                continue
+            box = boxes[number]
+            hands = box.hands
+            index = 0
+            while index < len(hands):
+                hand = hands[index]
+                if len(hand.cards) == 1:  # a split hand gets its second card now (11.3)
+                    made.append(self._give(box, index, hand))
+                    if hand.split_aces and not hit_split_aces:
+                        # 11.4(b), 12.1(c): one card to each split ace; only a resplit of
+                        # a new pair of aces may follow, where the table allows it
+                        self._turn = (number, index)
+                        hand.done = self.split_refusal() is not None
+                if not hand.done and hand_total(hand.cards)[0] >= 21:
+                    hand.done = True  # 12.1(a): no draw on a blackjack or any 21
+                if not hand.done:
+                    turn = self._turn
+                    if turn is None or turn[0] != number or turn[1] != index:
+                        self._turn = (number, index)
+                    return
+                index += 1
+        self._turn = None
+
+    # ------------------------------------------------------------ insurance
+    def offer_insurance(self, due: list[tuple[int, str]]) -> None:
+        """Queue the insurance decisions, ``(box, player)`` in order."""
+        self._turn = None
+        self._due[:] = due
+
+    def verify_insure(self, amount: object) -> None:
+        """Raise unless the player due may insure for ``amount`` (0 declines)."""
+        chips = whole_number("an insurance stake", amount)
+        turn = self.insurance_turn
+        if turn is None:
+            raise IllegalActionError("Decision 3.1-6", "no insurance decision is due", "no action")
+        box, player = turn
+        unit = self.rules.chip_unit
+        cap = self.boxes[box].wagers[player] // 2 // unit * unit
+        if not 0 <= chips <= cap or chips % unit:
+            raise IllegalActionError(
+                "Decision 3.1-6",
+                f"insurance of {chips} on box {box}",
+                f"0 to {cap} (half the wager)",
+            )
+        if chips > self.bankrolls[player]:
+            raise IllegalActionError(
+                "Decision 3.1-6", f"{player} has only {self.bankrolls[player]}"
+            )
+
+    def insurance_cap(self) -> tuple[int, int] | None:
+        """The smallest and largest stake the player due may insure for, or None (also
+        when no stake can be made)."""
+        turn = self.insurance_turn
+        if turn is None:
+            return None
+        unit = self.rules.chip_unit
+        wager = self.boxes[turn[0]].wagers[turn[1]]
+        cap = min(wager // 2, self.bankrolls[turn[1]]) // unit * unit
+        return (unit, cap) if cap >= unit else None
+
+    def insure(self, amount: int) -> list[ev.Event]:
+        """The player due insures for ``amount`` (0 declines), once verified."""
+        amount = int(amount)
+        box, player = self._due.pop(0)
+        if amount:
+            self.boxes[box].insurance[player] = amount
+            self.bankrolls[player] -= amount
+        return [ev.InsuranceDecided(box, player, amount)]
+
+    def even_money_refusal(self) -> tuple[str, str, str] | None:
+        """Why the player due may not take even money, or None."""
+        turn = self.insurance_turn
+        if turn is None or not self.rules.even_money:
+            return ("Decision 3.1-6", "even money is not offered now", "no action")
+        if not self.boxes[turn[0]].hands[0].is_blackjack:
+            return ("Decision 3.1-6", "even money is only for a blackjack", "insure")
+        return None
+
+    def even_money(self) -> list[ev.Event]:
+        """The player due takes even money on the blackjack, once verified."""
+        box, player = self._due.pop(0)
+        self.boxes[box].even_money.add(player)
+        return [ev.box_action(box, 0, Play.EVEN_MONEY)]

@@ -1,7 +1,6 @@
-"""Rebuilding a round from its log (:meth:`BlackjackRound.replay
-<croupier.blackjack.round.BlackjackRound.replay>`): the shoe and bankrolls from
-:class:`~croupier.blackjack.events.RoundStarted`, then each decision as an action value;
-every replayed event must equal the logged one.
+"""What a replay reads in a round's log (:meth:`BlackjackRound.replay
+<croupier.blackjack.round.BlackjackRound.replay>`): the decision that made each event, as
+an action value.
 
 >>> from croupier.blackjack import NZ, BlackjackRound
 >>> from croupier.cards import Shoe
@@ -13,7 +12,6 @@ WagerPlaced(box=1, player='ann', amount=10)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from croupier.blackjack import events as ev
@@ -31,16 +29,12 @@ from croupier.blackjack.actions import (
     Surrender,
     WithdrawWager,
 )
-from croupier.blackjack.hands import Play, RoundPhase
-from croupier.blackjack.rules import BlackjackRules
-from croupier.cards.deck import Shoe
-from croupier.checks import event_log, same_log
-from croupier.errors import CroupierError
+from croupier.blackjack.hands import Phase, Play
 
 if TYPE_CHECKING:
-    from croupier.blackjack.round import BlackjackRound
+    pass
 
-__all__ = ["decision", "replay_log"]
+__all__ = ["decision"]
 
 _KINDS: dict[Play, type[HandAction]] = {
     Play.HIT: Hit,
@@ -51,49 +45,10 @@ _KINDS: dict[Play, type[HandAction]] = {
 }
 
 
-def replay_log(
-    cls: type[BlackjackRound], rules: BlackjackRules, events: Sequence[ev.Event]
-) -> BlackjackRound:
-    """The round ``events`` record, played again under ``rules`` (see
-    :meth:`BlackjackRound.replay <croupier.blackjack.round.BlackjackRound.replay>`).
-
-    >>> from croupier.blackjack import NZ, BlackjackRound
-    >>> replay_log(BlackjackRound, NZ, [])
-    Traceback (most recent call last):
-    ...
-    croupier.errors.CroupierError: an event log starts with RoundStarted
-    """
-    start = event_log(events, ev.RoundStarted, ev.Event)
-    if not isinstance(rules, BlackjackRules):
-        raise CroupierError(f"rules must be a BlackjackRules, not {rules!r}")
-    if start.rules_version and start.rules_version != rules.fingerprint:
-        raise CroupierError(
-            f"the log was played under rules {start.rules_version}; these rules are "
-            f"{rules.fingerprint} (BlackjackRules.fingerprint): replay it with its own rules"
-        )
-    order = list(start.shoe) or [
-        e.card for e in events if isinstance(e, ev.CardBurned | ev.CardDealt | ev.DealerCard)
-    ]
-    rnd = cls(rules, Shoe(rules.decks, cards=order), dict(start.bankrolls), burn=start.burn)
-    rnd.events[0] = start  # the log's own record of versions and shoe
-    for index, event in enumerate(events[1:], start=1):
-        action = decision(event, rnd.phase)
-        if action is None:
-            continue
-        if len(rnd.events) != index:
-            break  # the log skips events this decision would not produce: reported below
-        try:
-            rnd.apply(action)
-        except CroupierError as error:
-            raise CroupierError(f"event {index} of the log ({event.describe()}): {error}") from None
-    same_log(events, rnd.events)
-    return rnd
-
-
-def decision(event: ev.Event, phase: RoundPhase) -> Action | None:
+def decision(event: ev.Event, phase: Phase) -> Action | None:
     """The action that made ``event``, if a decision did (a deal for the first card).
 
-    >>> decision(ev.BoxAction(2, 1, "double"), RoundPhase.PLAYING)
+    >>> decision(ev.BoxAction(2, 1, "double"), Phase.PLAYING)
     Double(box=2, hand=1)
     """
     match event:
@@ -101,7 +56,7 @@ def decision(event: ev.Event, phase: RoundPhase) -> Action | None:
             return WithdrawWager(box, player)
         case ev.WagerPlaced(box=box, player=player, amount=amount):
             return PlaceWager(box, player, amount)
-        case ev.CardBurned() | ev.CardDealt() if phase is RoundPhase.WAGERS:
+        case ev.CardBurned() | ev.CardDealt() if phase is Phase.WAGERS:
             return Deal()
         case ev.InsuranceDecided(box=box, player=player, amount=amount):
             return Insure(amount, box=box, player=player)

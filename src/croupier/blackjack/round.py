@@ -23,10 +23,11 @@ BoxAction(box=2, hand=0, action=<Play.STAND: 'stand'>)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar
 
+from croupier.blackjack import _state
 from croupier.blackjack import events as ev
-from croupier.blackjack._state import atomic, most_drawn
+from croupier.blackjack._state import most_drawn
 from croupier.blackjack.actions import (
     Action,
     Deal,
@@ -45,31 +46,31 @@ from croupier.blackjack.actions import (
 )
 from croupier.blackjack.actions import Surrender as SurrenderAction
 from croupier.blackjack.actions import parse_action as parse_action  # re-exported
-from croupier.blackjack.dealer import play_dealer
-from croupier.blackjack.hands import Box, Play, PlayerHand, RoundPhase, Turn
-from croupier.blackjack.plays import HandPlays
-from croupier.blackjack.replay import replay_log
+from croupier.blackjack.dealer import deal_round, play_dealer
+from croupier.blackjack.hands import Box, Phase, PlayerHand, Turn
+from croupier.blackjack.plays import HandPlays, Refusal
+from croupier.blackjack.replay import decision
 from croupier.blackjack.rules import NZ as NZ  # the default rule set, re-exported
 from croupier.blackjack.rules import BlackjackRules, HoleCard, checked_rules, whole_number
-from croupier.blackjack.settlement import settle
+from croupier.blackjack.settlement import settle_round
 from croupier.blackjack.values import hand_total
-from croupier.blackjack.views import SeatView, ShownLog, seat_view
+from croupier.blackjack.views import SeatView, SeatViews
 from croupier.blackjack.wagers import Wagers
 from croupier.cards.card import Card, Rank
 from croupier.cards.deck import Shoe
-from croupier.checks import can
+from croupier.checks import can, event_log, same_log
 from croupier.errors import CroupierError, IllegalActionError, InvalidActionError
 from croupier.version import engine_version
 
-__all__ = ["BlackjackRound", "Box", "PlayerHand", "RoundPhase"]
+__all__ = ["BlackjackRound", "Box", "Phase", "PlayerHand"]
 
 
 _Step = tuple[
-    Callable[["BlackjackRound", Any], None], Callable[["BlackjackRound", Any], object], bool
+    Callable[["BlackjackRound", Any], None], Callable[["BlackjackRound", Any], ev.Event], bool
 ]
 """How an action type is applied: ``(verify, run, decision)``: ``verify`` raises unless it
-is legal now, ``run`` applies it once verified (all or nothing), ``decision`` whether it
-may name who decides (checked against :attr:`BlackjackRound.actor`)."""
+is legal now, ``run`` applies it once verified (all or nothing) and returns its event,
+``decision`` whether it may name who decides (checked against :attr:`BlackjackRound.actor`)."""
 
 _CHECKED: dict[bool, BlackjackRules] = {}
 """The rule set last found fit for a round, with and without ``strict_nz`` (a rule set is
@@ -80,8 +81,17 @@ _HAND_PLAYS: dict[tuple[object, ...], LegalPlays] = {}
 rounds share them rather than build one at every decision)."""
 _HAND_PLAYS_KEPT: Final = 4096
 
+_E = TypeVar("_E", bound=ev.Event)
 
-class BlackjackRound(HandPlays, Wagers):
+_NO_LEGAL: Final = (None, None, LegalPlays(None))
+"""No legal plays worked out yet (a round keeps the last: who acts, the open plays, the
+:class:`LegalPlays`)."""
+
+_MOST_DRAWN: list[tuple[BlackjackRules | None, int]] = [(None, 0)]
+""":func:`~croupier.blackjack._state.most_drawn` of the rule set last seen."""
+
+
+class BlackjackRound:
     """One round at a blackjack table under a :class:`BlackjackRules` (default: :data:`NZ`).
 
     ``bankrolls`` are the players' chips off the table. Cards come from ``shoe``;
@@ -89,6 +99,14 @@ class BlackjackRound(HandPlays, Wagers):
     :class:`~croupier.blackjack.events.RoundStarted`, records the bankrolls, the shoe's
     order and the engine and rules versions. Dealer chores (dealer play, settlement) run
     by themselves.
+
+    The round is the stage (:class:`Phase`) and the log; the work is done by parts
+    with explicit interfaces, each handed the state it works on and returning the events
+    it made: the wager book (:class:`~croupier.blackjack.wagers.Wagers`), the deal and the
+    dealer's play (:mod:`~croupier.blackjack.dealer`), the players' decisions
+    (:class:`~croupier.blackjack.plays.HandPlays`), settlement
+    (:mod:`~croupier.blackjack.settlement`) and the kept seat views
+    (:class:`~croupier.blackjack.views.SeatViews`).
 
     >>> from croupier.cards import Shoe
     >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).events[0].describe()
@@ -138,26 +156,43 @@ class BlackjackRound(HandPlays, Wagers):
         self.dealer: list[Card] = []
         """The dealer's cards (a peek game's hole card included once dealt: show players
         :meth:`view_for`, which hides it)."""
-        start = ev.RoundStarted(
+        start = ev.round_started(
             tuple(chips.items()),
             shoe.remaining,
             bool(burn),
             engine_version(),
             rules.fingerprint,
         )
-        self.events: list[ev.Event] = [start]
-        """The immutable event log, :class:`~croupier.blackjack.events.RoundStarted` first."""
-        self.phase = RoundPhase.WAGERS
+        self._events: list[ev.Event] = [start]
+        self._events_seen: tuple[ev.Event, ...] = ()
+        self.phase = Phase.WAGERS
         """Where the round is."""
         self._burn = bool(burn)
         self._explaining = False
-        self._insurance_due: list[tuple[int, str]] = []
-        self._turn: tuple[int, int] | None = None
-        self._shown = ShownLog()
-        self._actor: tuple[tuple[int, int], Turn] | None = None
-        self._most_drawn = most_drawn(rules)  # a shoe this full needs no undo record
+        kept = _MOST_DRAWN[0]
+        if kept[0] is not rules:  # the rules last seen, kept (hashing a rule set is slow)
+            kept = _MOST_DRAWN[0] = (rules, most_drawn(rules))
+        self._most_drawn = kept[1]  # a shoe this full needs no undo record
+        self._wagers = Wagers(rules, chips, self.boxes)
+        self._plays = HandPlays(rules, chips, self.boxes, shoe)
+        self._views = SeatViews()
+        self._legal: tuple[object, object, LegalPlays] = _NO_LEGAL
 
     # ----------------------------------------------------------------- views
+    @property
+    def events(self) -> tuple[ev.Event, ...]:
+        """The event log, :class:`~croupier.blackjack.events.RoundStarted` first:
+        immutable events in an immutable sequence (the referee alone adds to it).
+
+        >>> from croupier.cards import Shoe
+        >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).events[0].describe()
+        'round: ann 50'
+        """
+        log = self._events
+        if len(self._events_seen) != len(log):
+            self._events_seen = tuple(log)
+        return self._events_seen
+
     @property
     def dealer_cards(self) -> tuple[Card, ...]:
         """The dealer's cards (the hole card included: see :meth:`view_for`)."""
@@ -171,30 +206,26 @@ class BlackjackRound(HandPlays, Wagers):
         >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).actor is None
         True
         """
-        if self.phase is RoundPhase.PLAYING:
-            now = self._turn
-            if now is None:
-                return None
-            kept = self._actor
-            if kept is not None and kept[0] is now:  # the same turn (its owner is fixed)
-                return kept[1]
-            actor = Turn(now[0], now[1], self.boxes[now[0]].owner)
-            self._actor = (now, actor)
-            return actor
-        turn = self.insurance_turn
-        return None if turn is None else Turn(turn[0], None, turn[1])
+        phase = self.phase
+        if phase is Phase.PLAYING:
+            return self._plays.actor
+        if phase is Phase.INSURANCE:
+            turn = self._plays.insurance_turn
+            if turn is not None:
+                return Turn(turn[0], None, turn[1])
+        return None
 
     @property
     def insurance_turn(self) -> tuple[int, str] | None:
         """``(box, player)`` to decide on insurance, or None."""
-        if self.phase is RoundPhase.INSURANCE and self._insurance_due:
-            return self._insurance_due[0]
+        if self.phase is Phase.INSURANCE:
+            return self._plays.insurance_turn
         return None
 
     @property
     def is_complete(self) -> bool:
         """Whether the round is settled."""
-        return self.phase is RoundPhase.SETTLED
+        return self.phase is Phase.COMPLETE
 
     @property
     def on_table(self) -> int:
@@ -202,9 +233,9 @@ class BlackjackRound(HandPlays, Wagers):
 
         Chips are conserved: ``sum(bankrolls) + on_table + bank`` never changes.
         """
-        if self.phase is RoundPhase.SETTLED:
+        if self.phase is Phase.COMPLETE:
             return 0
-        if self.phase is RoundPhase.WAGERS:
+        if self.phase is Phase.WAGERS:
             return sum(sum(b.wagers.values()) for b in self.boxes.values())
         stakes = sum(s for b in self.boxes.values() for h in b.hands for s in h.stakes.values())
         return stakes + sum(sum(b.insurance.values()) for b in self.boxes.values())
@@ -220,7 +251,7 @@ class BlackjackRound(HandPlays, Wagers):
         >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).view_for("ann").bankroll
         50
         """
-        return seat_view(self, player)
+        return self._views.view(self, player)
 
     def _error(self, rule: str, problem: str) -> IllegalActionError:
         if self._explaining:  # legal_actions() itself is asking: the message is not shown
@@ -230,6 +261,12 @@ class BlackjackRound(HandPlays, Wagers):
             allowed = self.legal_actions().describe() or "no action"
         finally:
             self._explaining = False
+        return IllegalActionError(rule, problem, allowed)
+
+    def _refused(self, refusal: Refusal) -> IllegalActionError:
+        rule, problem, allowed = refusal
+        if allowed is None:
+            return self._error(rule, problem)
         return IllegalActionError(rule, problem, allowed)
 
     # ------------------------------------------------------------ action values
@@ -249,14 +286,16 @@ class BlackjackRound(HandPlays, Wagers):
 
     def _verified(self, action: object) -> _Step:
         """:meth:`verify`, returning how the action is applied."""
-        try:
-            step = _step(action)
-        except InvalidActionError:
-            if isinstance(action, HandAction | InsuranceAction):
-                self._verify_actor(action)  # a bare base-class decision: out of turn first
-            raise
+        step = _STEPS.get(type(action))
+        if step is None:
+            try:
+                step = _step(action)
+            except InvalidActionError:
+                if isinstance(action, HandAction | InsuranceAction):
+                    self._verify_actor(action)  # a bare base-class decision: out of turn first
+                raise
         if step[2]:
-            self._verify_actor(cast(HandAction | InsuranceAction, action))
+            self._verify_actor(action)  # type: ignore[arg-type]  # a decision (step[2])
         step[0](self, action)
         return step
 
@@ -296,10 +335,7 @@ class BlackjackRound(HandPlays, Wagers):
         >>> rnd.apply(parse_action("wager 1 ann 10"))
         WagerPlaced(box=1, player='ann', amount=10)
         """
-        step = self._verified(action)
-        before = len(self.events)
-        step[1](self, action)
-        return self.events[before]
+        return self._verified(action)[1](self, action)
 
     def legal_actions(self) -> LegalPlays:
         """What may be done now, with the amounts: the decisions open to the hand to act,
@@ -315,21 +351,17 @@ class BlackjackRound(HandPlays, Wagers):
         (('hit', 'double'), True, False)
         """
         unit = self.rules.chip_unit
-        actor = self.actor
-        if actor is not None and actor.hand is None:
-            wager = self.boxes[actor.box].wagers[actor.player]
-            cap = min(wager // 2, self.bankrolls[actor.player]) // unit * unit
-            insure = (unit, cap) if cap >= unit else None
-            return LegalPlays(
-                actor,
-                decline_insurance=True,
-                insure=insure,
-                even_money=self.can_even_money(),
-                unit=unit,
-            )
-        if actor is not None:
-            plays = self._open_plays()
-            assert plays is not None
+        phase = self.phase
+        if phase is Phase.PLAYING:
+            part = self._plays
+            plays = part.open_plays()
+            if plays is None:
+                return LegalPlays(None, unit=unit)
+            kept = self._legal
+            if kept[1] is plays:  # worked out for this very state (a kept value)
+                return kept[2]
+            actor = part.actor
+            assert actor is not None
             key = (actor.box, actor.hand, actor.player, plays, unit)
             legal = _HAND_PLAYS.get(key)
             if legal is None:
@@ -345,28 +377,139 @@ class BlackjackRound(HandPlays, Wagers):
                     surrender=surrender,
                     unit=unit,
                 )
+            self._legal = (actor, plays, legal)
             return legal
-        if self.phase is not RoundPhase.WAGERS:
+        actor = self.actor
+        if actor is not None:  # an insurance decision
+            return LegalPlays(
+                actor,
+                decline_insurance=True,
+                insure=self._plays.insurance_cap(),
+                even_money=self.can_even_money(),
+                unit=unit,
+            )
+        if phase is not Phase.WAGERS:
             return LegalPlays(None, unit=unit)
         return LegalPlays(
             None,
-            wagers=self._wager_limits(),
-            withdrawals=tuple((n, p) for n, b in sorted(self.boxes.items()) for p in b.wagers),
+            wagers=self._wagers.limits(),
+            withdrawals=self._wagers.withdrawals(),
             deal=bool(self.boxes),
             unit=unit,
         )
 
+    # --------------------------------------------------------------- running
+    def _run(self, step: Callable[[], list[ev.Event]]) -> ev.Event:
+        """Run a verified ``step`` all or nothing, log the events it made and return the
+        first; the dealer plays and the round settles once no hand is left to act."""
+        if len(self.shoe) < self._most_drawn:  # near the shoe's end: keep an undo record
+            saved = self._save()
+            try:
+                return self._logged(step)
+            except CroupierError:
+                self._restore(saved)
+                raise
+        events = self._events  # it cannot run out of cards: nothing to undo (_logged inline)
+        first = len(events)
+        events += step()
+        if self.phase is Phase.PLAYING and self._plays.turn is None:
+            self._finish()
+        return events[first]
+
+    def _logged(self, step: Callable[[], list[ev.Event]]) -> ev.Event:
+        events = self._events
+        first = len(events)
+        events += step()
+        if self.phase is Phase.PLAYING and self._plays.turn is None:
+            self._finish()
+        return events[first]
+
+    def _logged_one(self, event: _E) -> _E:
+        self._events.append(event)
+        return event
+
+    def _save(self) -> tuple[Any, ...]:
+        layout = _state.save(self.bankrolls, self.boxes, self.dealer, self._events, self.shoe)
+        return layout, self.bank, self.phase, self._plays.state()
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        layout, self.bank, self.phase, plays = saved
+        _state.restore(layout, self.bankrolls, self.boxes, self.dealer, self._events, self.shoe)
+        self._events_seen = ()  # the log was cut back: the public tuple is made again
+        self._plays.restore(plays)
+
+    # ----------------------------------------------------------------- wagers
+    def verify_place_wager(self, box: int, player: str, amount: int) -> None:
+        """Raise unless ``player`` may wager ``amount`` on ``box`` now: a box of the layout,
+        a player at the table, a whole number of chips (any integer but a bool).
+
+        >>> from croupier.cards import Shoe
+        >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50})
+        >>> rnd.verify_place_wager(0, "ann", 10)
+        Traceback (most recent call last):
+        ...
+        croupier.errors.IllegalActionError: Decision 3.1-14: there is no box 0; allowed: boxes 1 to 7
+        >>> rnd.verify_place_wager(1, "ann", 10.0)
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CroupierError: a wager must be a whole number, not 10.0 (float)
+        """
+        self._wagers.verify_place(box, player, amount, before_deal=self.phase is Phase.WAGERS)
+
+    def can_place_wager(self, box: int, player: str, amount: int) -> bool:
+        """Whether :meth:`place_wager` is legal now.
+
+        >>> from croupier.cards import Shoe
+        >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).can_place_wager(8, "ann", 10)
+        False
+        """
+        return can(self.verify_place_wager, box, player, amount)
+
+    def place_wager(self, box: int, player: str, amount: int) -> ev.WagerPlaced:
+        """Place (or change) ``player``'s wager on ``box`` before the deal (4.2).
+
+        >>> from croupier.cards import Shoe
+        >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50, "bo": 20})
+        >>> rnd.place_wager(1, "ann", 30)
+        WagerPlaced(box=1, player='ann', amount=30)
+        >>> [(w.player, w.low, w.high) for w in rnd.legal_actions().wagers if w.box == 1]
+        [('ann', 10, 50), ('bo', 10, 20)]
+        """
+        self.verify_place_wager(box, player, amount)
+        return self._logged_one(self._wagers.place(box, player, amount))
+
+    def verify_withdraw_wager(self, box: int, player: str) -> None:
+        """Raise unless ``player`` may take the wager back from ``box`` (before the deal, 4.2)."""
+        self._wagers.verify_withdraw(box, player, before_deal=self.phase is Phase.WAGERS)
+
+    def can_withdraw_wager(self, box: int, player: str) -> bool:
+        """Whether :meth:`withdraw_wager` is legal now."""
+        return can(self.verify_withdraw_wager, box, player)
+
+    def withdraw_wager(self, box: int, player: str) -> ev.WagerPlaced:
+        """Take a wager back before the deal (4.2).
+
+        >>> from croupier.cards import Shoe
+        >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50})
+        >>> rnd.place_wager(1, "ann", 20); rnd.withdraw_wager(1, "ann"); rnd.bankrolls
+        WagerPlaced(box=1, player='ann', amount=20)
+        WagerPlaced(box=1, player='ann', amount=0)
+        {'ann': 50}
+        """
+        self.verify_withdraw_wager(box, player)
+        return self._logged_one(self._wagers.withdraw(box, player))
+
     # ------------------------------------------------------------------ deal
     def verify_deal(self) -> None:
         """Raise unless the round may be dealt: before the deal, with a wager on a box."""
-        if self.phase is not RoundPhase.WAGERS:
+        if self.phase is not Phase.WAGERS:
             raise IllegalActionError("Blackjack 4.2", "the round is already dealt", "no action")
         if not self.boxes:
             raise IllegalActionError("Decision 3.1-14", "no box has a wager", "place a wager first")
 
     def can_deal(self) -> bool:
         """Whether :meth:`deal` is legal now."""
-        return self.phase is RoundPhase.WAGERS and bool(self.boxes)
+        return self.phase is Phase.WAGERS and bool(self.boxes)
 
     def deal(self) -> ev.Event:
         """Deal: one card to each box left to right, one to the dealer, a second to each box
@@ -374,62 +517,37 @@ class BlackjackRound(HandPlays, Wagers):
         If the shoe runs out the round is left as it was (no card dealt) and the error says so.
         """
         self.verify_deal()
-        before = len(self.events)
-        self._deal()
-        return self.events[before]
+        return self._run(self._deal)
 
-    @atomic
-    def _deal(self) -> None:
-        self.phase = RoundPhase.PLAYING  # 4.2: wagers are fixed once a card leaves the shoe
-        if self._burn:
-            self.events.append(ev.CardBurned(self.shoe.burn()))
-        order = sorted(self.boxes)
-        for number in order:
-            box = self.boxes[number]
-            box.hands = [PlayerHand(cards=[], stakes=dict(box.wagers))]
-        for number in order:
-            self._give(number, 0)
-        self._dealer_card(hidden=False)
-        for number in order:
-            self._give(number, 0)
-        if self.rules.hole_card is HoleCard.PEEK:
-            self._dealer_card(hidden=True)
+    def _deal(self) -> list[ev.Event]:
+        self.phase = Phase.PLAYING  # 4.2: wagers are fixed once a card leaves the shoe
+        table = self.boxes
+        order = sorted(table) if len(table) > 1 else list(table)
+        boxes = [table[number] for number in order]
+        made = deal_round(boxes, self.dealer, self.shoe, self.rules, burn=self._burn)
         if self.dealer[0].rank is Rank.ACE and self.rules.insurance:
-            self._insurance_due = [(n, p) for n in order for p in self.boxes[n].wagers]
-            self.phase = RoundPhase.INSURANCE
-            return
-        self._after_insurance()
+            self._plays.offer_insurance([(b.number, p) for b in boxes for p in b.wagers])
+            self.phase = Phase.INSURANCE
+            return made
+        made += self._after_insurance()
+        return made
 
-    def _dealer_card(self, *, hidden: bool) -> None:
-        card = self.shoe.draw()
-        self.dealer.append(card)
-        self.events.append(ev.DealerCard(card, hidden=hidden))
-
-    def _give(self, box: int, hand: int) -> Card:
-        card = self.shoe.draw()
-        self.boxes[box].hands[hand].cards.append(card)
-        self.events.append(ev.CardDealt(box, hand, card))
-        return card
+    def _after_insurance(self) -> list[ev.Event]:
+        """The players' turn once insurance is over (none after a peeked dealer blackjack:
+        the round settles)."""
+        self.phase = Phase.PLAYING
+        if self.rules.hole_card is HoleCard.PEEK and hand_total(self.dealer) == (21, True):
+            self._plays.stop()  # a peeked dealer blackjack: nobody acts
+            return []
+        return self._plays.start()
 
     # ------------------------------------------------------------- insurance
     def verify_insure(self, amount: int) -> None:
         """Raise unless the player to decide may insure for ``amount`` (0 declines)."""
-        amount = whole_number("an insurance stake", amount)
-        turn = self.insurance_turn
-        if turn is None:
+        if self.phase is not Phase.INSURANCE:
+            whole_number("an insurance stake", amount)
             raise IllegalActionError("Decision 3.1-6", "no insurance decision is due", "no action")
-        box, player = turn
-        cap = self.boxes[box].wagers[player] // 2 // self.rules.chip_unit * self.rules.chip_unit
-        if not 0 <= amount <= cap or amount % self.rules.chip_unit:
-            raise IllegalActionError(
-                "Decision 3.1-6",
-                f"insurance of {amount} on box {box}",
-                f"0 to {cap} (half the wager)",
-            )
-        if amount > self.bankrolls[player]:
-            raise IllegalActionError(
-                "Decision 3.1-6", f"{player} has only {self.bankrolls[player]}"
-            )
+        self._plays.verify_insure(amount)
 
     def can_insure(self, amount: int) -> bool:
         """Whether :meth:`insure` is legal now."""
@@ -442,34 +560,29 @@ class BlackjackRound(HandPlays, Wagers):
     def insure(self, amount: int) -> ev.Event:
         """Insure the box against a dealer blackjack for up to half the wager (0 declines)."""
         self.verify_insure(amount)
-        before = len(self.events)
-        self._insure(amount)
-        return self.events[before]
+        return self._insure(amount)
 
-    @atomic
-    def _insure(self, amount: int) -> None:
-        amount = int(amount)
-        box, player = self._insurance_due.pop(0)
-        if amount:
-            self.boxes[box].insurance[player] = amount
-            self.bankrolls[player] -= amount
-        self.events.append(ev.InsuranceDecided(box, player, amount))
-        if not self._insurance_due:
-            self._after_insurance()
+    def _insure(self, amount: int) -> ev.Event:
+        return self._run(lambda: self._insured(self._plays.insure(amount)))
 
-    def _even_money_refusal(self) -> tuple[str, str, str] | None:
-        turn = self.insurance_turn
-        if turn is None or not self.rules.even_money:
-            return ("Decision 3.1-6", "even money is not offered now", "no action")
-        if not self.boxes[turn[0]].hands[0].is_blackjack:
-            return ("Decision 3.1-6", "even money is only for a blackjack", "insure")
-        return None
+    def _even_money(self) -> ev.Event:
+        return self._run(lambda: self._insured(self._plays.even_money()))
+
+    def _insured(self, made: list[ev.Event]) -> list[ev.Event]:
+        if self._plays.insurance_turn is None:  # the last decision: the hands play
+            made += self._after_insurance()
+        return made
 
     def verify_even_money(self) -> None:
         """Raise unless the player to decide holds a blackjack and the table pays even money."""
         refusal = self._even_money_refusal()
         if refusal is not None:
             raise IllegalActionError(*refusal)
+
+    def _even_money_refusal(self) -> tuple[str, str, str] | None:
+        if self.phase is not Phase.INSURANCE:
+            return ("Decision 3.1-6", "even money is not offered now", "no action")
+        return self._plays.even_money_refusal()
 
     def can_even_money(self) -> bool:
         """Whether :meth:`even_money` is legal now."""
@@ -478,77 +591,102 @@ class BlackjackRound(HandPlays, Wagers):
     def even_money(self) -> ev.Event:
         """Take even money: the blackjack is paid 1:1 now, whatever the dealer's second card."""
         self.verify_even_money()
-        before = len(self.events)
-        self._even_money()
-        return self.events[before]
+        return self._even_money()
 
-    @atomic
-    def _even_money(self) -> None:
-        box, player = self._insurance_due.pop(0)
-        self.boxes[box].even_money.add(player)
-        self.events.append(ev.BoxAction(box, 0, Play.EVEN_MONEY))
-        if not self._insurance_due:
-            self._after_insurance()
+    # ------------------------------------------------------------- decisions
+    def verify_hit(self) -> None:
+        """Raise unless the hand to act may draw (12.1)."""
+        refusal = self._plays.hit_refusal()
+        if refusal is not None:
+            raise self._refused(refusal)
 
-    def _after_insurance(self) -> None:
-        self.phase = RoundPhase.PLAYING
-        if self.rules.hole_card is HoleCard.PEEK and hand_total(self.dealer) == (21, True):
-            self._finish()  # a peeked dealer blackjack: nobody acts
-            return
-        self._turn = None
-        self._advance()
+    def can_hit(self) -> bool:
+        """Whether :meth:`hit` is legal now."""
+        return self._plays.hit_refusal() is None
 
-    # ---------------------------------------------------------------- turns
-    def _advance(self) -> None:
-        """Move to the next hand needing a decision, dealing split hands' second cards."""
-        boxes = self.boxes
-        for number in sorted(boxes) if len(boxes) > 1 else boxes:
-            if self._turn is not None and number < self._turn[0]:
-                continue
-            box = boxes[number]
-            index = 0
-            while index < len(box.hands):
-                hand = box.hands[index]
-                if len(hand.cards) == 1:  # a split hand gets its second card now (11.3)
-                    self._give(number, index)
-                    if hand.split_aces and not self.rules.hit_split_aces:
-                        # 11.4(b), 12.1(c): one card to each split ace; only a resplit of
-                        # a new pair of aces may follow, where the table allows it
-                        self._turn = (number, index)
-                        hand.done = self._split_refusal() is not None
-                if not hand.done and hand.total >= 21:
-                    hand.done = True  # 12.1(a): no draw on a blackjack or any 21
-                if not hand.done:
-                    turn = self._turn
-                    if turn is None or turn[0] != number or turn[1] != index:
-                        self._turn = (number, index)
-                    return
-                index += 1
-        self._turn = None
-        self._finish()
+    def hit(self) -> ev.Event:
+        """Draw a card."""
+        self.verify_hit()
+        return self._run(self._plays.hit)
+
+    def verify_stand(self) -> None:
+        """Raise unless the hand to act may stand (12.1(d): not on 11 or less)."""
+        refusal = self._plays.stand_refusal()
+        if refusal is not None:
+            raise self._refused(refusal)
+
+    def can_stand(self) -> bool:
+        """Whether :meth:`stand` is legal now."""
+        return self._plays.stand_refusal() is None
+
+    def stand(self) -> ev.Event:
+        """Take no more cards."""
+        self.verify_stand()
+        return self._run(self._plays.stand)
+
+    def verify_double(self) -> None:
+        """Raise unless the hand to act may double down (one card only, 12.1(b))."""
+        refusal = self._plays.double_refusal()
+        if refusal is not None:
+            raise self._refused(refusal)
+
+    def can_double(self) -> bool:
+        """Whether :meth:`double` is legal now."""
+        return self._plays.double_refusal() is None
+
+    def double(self) -> ev.Event:
+        """Double the stake and take exactly one card (12.1(b)), even on 11 or less."""
+        self.verify_double()
+        return self._run(self._plays.double)
+
+    def verify_split(self) -> None:
+        """Raise unless the hand to act may be split (11.1-11.5)."""
+        refusal = self._plays.split_refusal()
+        if refusal is not None:
+            raise self._refused(refusal)
+
+    def can_split(self) -> bool:
+        """Whether :meth:`split` is legal now."""
+        return self._plays.split_refusal() is None
+
+    def split(self) -> ev.Event:
+        """Split the pair into two hands with an equal stake each; each gets a second card
+        in turn (11.1-11.3); split aces get one card each (11.4(b))."""
+        self.verify_split()
+        return self._run(self._plays.split)
+
+    def verify_surrender(self) -> None:
+        """Raise unless the hand to act may surrender (only where the table offers it)."""
+        refusal = self._plays.surrender_refusal()
+        if refusal is not None:
+            raise self._refused(refusal)
+
+    def can_surrender(self) -> bool:
+        """Whether :meth:`surrender` is legal now."""
+        return self._plays.surrender_refusal() is None
+
+    def surrender(self) -> ev.Event:
+        """Give up the hand for half the stake back."""
+        self.verify_surrender()
+        return self._run(self._plays.surrender)
 
     # ------------------------------------------------- the dealer, settlement
     def _finish(self) -> None:
+        """The dealer's turn, then settlement (the events go to the log)."""
         table = self.boxes
-        boxes: list[Box] = []
+        boxes = [table[n] for n in sorted(table)] if len(table) > 1 else list(table.values())
         hands: list[PlayerHand] = []
         insured = False
-        for number in sorted(table) if len(table) > 1 else table:
-            box = table[number]
-            boxes.append(box)
+        for box in boxes:
             hands += box.hands
             if box.insurance:
                 insured = True
-        self.events.extend(play_dealer(self.dealer, hands, insured, self.shoe.draw, self.rules))
-        bankrolls = self.bankrolls
-        events = self.events
-        for event in settle(self.rules, boxes, self.dealer):
-            bankrolls[event.player] += event.stake + event.net
-            self.bank -= event.net
-            events.append(event)
-        self.phase = RoundPhase.SETTLED
-        self._turn = None
-        events.append(ev.RoundSettled(tuple(sorted(bankrolls.items())), self.bank))
+        events = self._events
+        events += play_dealer(self.dealer, hands, insured, self.shoe.draw, self.rules)
+        made, self.bank = settle_round(self.rules, boxes, self.dealer, self.bankrolls, self.bank)
+        events += made
+        self.phase = Phase.COMPLETE
+        self._plays.stop()
 
     def payoffs(self) -> dict[str, int]:
         """Chips won (positive) or lost (negative) by each player in a settled round; they
@@ -566,7 +704,7 @@ class BlackjackRound(HandPlays, Wagers):
                 "payoffs are known only once the dealer has drawn and the round is settled",
                 "after settlement",
             )
-        start = self.events[0]
+        start = self._events[0]
         assert isinstance(start, ev.RoundStarted)
         return {player: self.bankrolls[player] - chips for player, chips in start.bankrolls}
 
@@ -582,18 +720,20 @@ class BlackjackRound(HandPlays, Wagers):
         >>> twin = rnd.copy(); twin.deal()
         CardDealt(box=1, hand=0, card=Card('6d'))
         >>> rnd.phase, twin.phase is not rnd.phase, len(rnd.shoe) - len(twin.shoe)
-        (<RoundPhase.WAGERS: 'wagers'>, True, 3)
+        (<Phase.WAGERS: 'wagers'>, True, 3)
         """
         new = object.__new__(BlackjackRound)
         state = self.__dict__.copy()
         new.__dict__ = state
-        state["shoe"] = self.shoe.copy()
-        state["bankrolls"] = dict(self.bankrolls)
-        state["boxes"] = {n: b.copy() for n, b in self.boxes.items()}
+        shoe = state["shoe"] = self.shoe.copy()
+        bankrolls = state["bankrolls"] = dict(self.bankrolls)
+        boxes = state["boxes"] = {n: b.copy() for n, b in self.boxes.items()}
         state["dealer"] = self.dealer[:]
-        state["events"] = self.events[:]
-        state["_insurance_due"] = self._insurance_due[:]
-        state["_shown"] = ShownLog()
+        state["_events"] = self._events[:]
+        turn, due = self._plays.state()
+        state["_wagers"] = Wagers(self.rules, bankrolls, boxes)
+        state["_plays"] = HandPlays(self.rules, bankrolls, boxes, shoe, turn=turn, due=due)
+        state["_views"] = SeatViews()
         return new
 
     def snapshot(self) -> dict[str, Any]:
@@ -621,17 +761,18 @@ class BlackjackRound(HandPlays, Wagers):
             )
             for n, b in self.boxes.items()
         }
+        playing = self.phase is Phase.PLAYING
         return {
             "phase": self.phase.value,
             "bankrolls": dict(self.bankrolls),
             "bank": self.bank,
             "dealer": tuple(self.dealer),
             "boxes": boxes,
-            "turn": self._turn if self.phase is RoundPhase.PLAYING else None,
+            "turn": self._plays.turn if playing else None,
             "actor": self.actor,
             "insurance_turn": self.insurance_turn,
-            "insurance_due": tuple(self._insurance_due),
-            "events": tuple(self.events),
+            "insurance_due": self._plays.insurance_due,
+            "events": tuple(self._events),
         }
 
     @classmethod
@@ -654,29 +795,60 @@ class BlackjackRound(HandPlays, Wagers):
         ...
         croupier.errors.CroupierError: the log was played under rules ... (BlackjackRules.fingerprint): replay it with its own rules
         """
-        return replay_log(cls, rules, events)
+        start = event_log(events, ev.RoundStarted, ev.Event)
+        if not isinstance(rules, BlackjackRules):
+            raise CroupierError(f"rules must be a BlackjackRules, not {rules!r}")
+        if start.rules_version and start.rules_version != rules.fingerprint:
+            raise CroupierError(
+                f"the log was played under rules {start.rules_version}; these rules are "
+                f"{rules.fingerprint} (BlackjackRules.fingerprint): replay it with its own rules"
+            )
+        order = list(start.shoe) or [
+            e.card for e in events if isinstance(e, ev.CardBurned | ev.CardDealt | ev.DealerCard)
+        ]
+        rnd = cls(rules, Shoe(rules.decks, cards=order), dict(start.bankrolls), burn=start.burn)
+        rnd._events[0] = start  # the log's own record of versions and shoe
+        rnd._events_seen = ()
+        for index, event in enumerate(events[1:], start=1):
+            action = decision(event, rnd.phase)
+            if action is None:
+                continue
+            if len(rnd._events) != index:
+                break  # the log skips events this decision would not produce: reported below
+            try:
+                rnd.apply(action)
+            except CroupierError as error:
+                raise CroupierError(
+                    f"event {index} of the log ({event.describe()}): {error}"
+                ) from None
+        same_log(events, rnd._events)
+        return rnd
 
 
 _STEPS: dict[type, _Step] = {
-    Hit: (lambda r, a: r.verify_hit(), lambda r, a: r._hit(), True),
-    Stand: (lambda r, a: r.verify_stand(), lambda r, a: r._stand(), True),
-    Double: (lambda r, a: r.verify_double(), lambda r, a: r._double(), True),
-    Split: (lambda r, a: r.verify_split(), lambda r, a: r._split(), True),
-    SurrenderAction: (lambda r, a: r.verify_surrender(), lambda r, a: r._surrender(), True),
+    Hit: (lambda r, a: r.verify_hit(), lambda r, a: r._run(r._plays.hit), True),
+    Stand: (lambda r, a: r.verify_stand(), lambda r, a: r._run(r._plays.stand), True),
+    Double: (lambda r, a: r.verify_double(), lambda r, a: r._run(r._plays.double), True),
+    Split: (lambda r, a: r.verify_split(), lambda r, a: r._run(r._plays.split), True),
+    SurrenderAction: (
+        lambda r, a: r.verify_surrender(),
+        lambda r, a: r._run(r._plays.surrender),
+        True,
+    ),
     Insure: (lambda r, a: r.verify_insure(a.amount), lambda r, a: r._insure(a.amount), True),
     DeclineInsurance: (lambda r, a: r.verify_insure(0), lambda r, a: r._insure(0), True),
     EvenMoney: (lambda r, a: r.verify_even_money(), lambda r, a: r._even_money(), True),
     PlaceWager: (
         lambda r, a: r.verify_place_wager(a.box, a.player, a.amount),
-        lambda r, a: r.place_wager(a.box, a.player, a.amount),
+        lambda r, a: r._logged_one(r._wagers.place(a.box, a.player, a.amount)),
         False,
     ),
     WithdrawWager: (
         lambda r, a: r.verify_withdraw_wager(a.box, a.player),
-        lambda r, a: r.withdraw_wager(a.box, a.player),
+        lambda r, a: r._logged_one(r._wagers.withdraw(a.box, a.player)),
         False,
     ),
-    Deal: (lambda r, a: r.verify_deal(), lambda r, a: r._deal(), False),
+    Deal: (lambda r, a: r.verify_deal(), lambda r, a: r._run(r._deal), False),
 }
 """Every action type, looked up by its exact type (a subclass by its nearest base)."""
 

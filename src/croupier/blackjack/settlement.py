@@ -21,7 +21,36 @@ from croupier.blackjack.rules import BlackjackRules, DealerBlackjackTakes
 from croupier.blackjack.values import hand_total
 from croupier.cards.card import Card
 
-__all__ = ["Outcome", "dealer_blackjack_takes", "hand_outcome", "settle"]
+__all__ = ["Outcome", "dealer_blackjack_takes", "hand_outcome", "settle", "settle_round"]
+
+
+def settle_round(
+    rules: BlackjackRules,
+    boxes: Iterable[Box],
+    dealer: list[Card],
+    bankrolls: dict[str, int],
+    bank: int,
+) -> tuple[list[ev.Event], int]:
+    """Settle a played round: every settlement of :func:`settle` paid into ``bankrolls``
+    (the player gets ``stake + net`` back), then
+    :class:`~croupier.blackjack.events.DealEnded`; returns the events and the bank's
+    result after them (``bank`` less every net).
+
+    >>> from croupier.blackjack.rules import NZ
+    >>> from croupier.cards import parse_cards
+    >>> box = Box(1, {"ann": 10}, [PlayerHand(list(parse_cards("Ts 9h")), {"ann": 10})])
+    >>> bankrolls = {"ann": 40}
+    >>> made, bank = settle_round(NZ, [box], list(parse_cards("7d Ks")), bankrolls, 0)
+    >>> made[-1].describe(), bankrolls, bank
+    ('round over: ann 60, bank -10', {'ann': 60}, -10)
+    """
+    made: list[ev.Event] = []
+    for event in settle(rules, boxes, dealer):
+        bankrolls[event.player] += event.stake + event.net
+        bank -= event.net
+        made.append(event)
+    made.append(ev.deal_ended(tuple(sorted(bankrolls.items())), bank))
+    return made, bank
 
 
 def settle(
@@ -42,7 +71,7 @@ def settle(
                 stake = hand.stakes[player]
                 if player in box.even_money:
                     out.append(
-                        ev.HandSettled(
+                        ev.hand_settled(
                             number,
                             index,
                             player,
@@ -56,7 +85,7 @@ def settle(
                 outcome, net, rule = hand_outcome(rules, hand, stake, dealer_bj, dealer_total)
                 if dealer_bj and outcome is Outcome.DEALER_BLACKJACK and not hand.surrendered:
                     continue  # settled below, across the box (11.7)
-                out.append(ev.HandSettled(number, index, player, outcome, stake, net, rule))
+                out.append(ev.hand_settled(number, index, player, outcome, stake, net, rule))
             if dealer_bj:
                 out.extend(dealer_blackjack_takes(rules, box, player))
     return out
@@ -98,7 +127,7 @@ def dealer_blackjack_takes(rules: BlackjackRules, box: Box, player: str) -> list
         else:
             rule = "Decision 3.1-4"
         out.append(
-            ev.HandSettled(box.number, index, player, Outcome.DEALER_BLACKJACK, stake, -take, rule)
+            ev.hand_settled(box.number, index, player, Outcome.DEALER_BLACKJACK, stake, -take, rule)
         )
     return out
 

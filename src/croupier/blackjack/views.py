@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from croupier import codec
 from croupier.blackjack import events as ev
 from croupier.blackjack.actions import LegalPlays
-from croupier.blackjack.hands import PlayerHand, RoundPhase, Turn
+from croupier.blackjack.hands import Box, Phase, Turn
 from croupier.blackjack.values import hand_total
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
@@ -44,6 +44,7 @@ __all__ = [
     "HandView",
     "InsuranceOffer",
     "SeatView",
+    "SeatViews",
     "ShownLog",
     "censor",
     "event_from_dict",
@@ -120,12 +121,12 @@ class SeatView(codec.JsonView):
     >>> rnd = BlackjackRound(NZ, Shoe(6, seed=2), {"ann": 50})
     >>> view = rnd.view_for("ann")
     >>> view.phase, view.bankroll, view.legal.describe()
-    (<RoundPhase.WAGERS: 'wagers'>, 50, 'wager 10..50 (ann, box 1), wager 10..50 (ann, box 2), wager 10..50 (ann, box 3), wager 10..50 (ann, box 4), wager 10..50 (ann, box 5), wager 10..50 (ann, box 6), wager 10..50 (ann, box 7)')
+    (<Phase.WAGERS: 'wagers'>, 50, 'wager 10..50 (ann, box 1), wager 10..50 (ann, box 2), wager 10..50 (ann, box 3), wager 10..50 (ann, box 4), wager 10..50 (ann, box 5), wager 10..50 (ann, box 6), wager 10..50 (ann, box 7)')
     """
 
     player: str | None
     """The viewer."""
-    phase: RoundPhase
+    phase: Phase
     bankrolls: tuple[tuple[str, int], ...]
     """Each player's chips off the table."""
     boxes: tuple[BoxView, ...]
@@ -188,7 +189,7 @@ def _censored(event: ev.Event, turned: bool) -> ev.Event:
     match event:
         case ev.RoundStarted():
             if type(event) is ev.RoundStarted:  # the fields by hand: replace() is slow
-                return ev.RoundStarted(
+                return ev.round_started(
                     event.bankrolls, (), event.burn, event.engine_version, event.rules_version
                 )
             return dataclasses.replace(event, shoe=())
@@ -207,7 +208,7 @@ _AS_IS: frozenset[type[ev.Event]] = frozenset(
         ev.InsuranceDecided,
         ev.HandSettled,
         ev.InsuranceSettled,
-        ev.RoundSettled,
+        ev.DealEnded,
         ev.HiddenCard,
     }
 )
@@ -231,7 +232,7 @@ class ShownLog:
     True
     """
 
-    __slots__ = ("_count", "_first", "_frozen", "_holes", "_last", "_shown", "_turned")
+    __slots__ = ("_count", "_first", "_frozen", "_holes", "_last", "_shown", "_since", "_turned")
 
     _count: int
     """Events of the round's log censored so far."""
@@ -244,6 +245,8 @@ class ShownLog:
     _turned: bool
     _frozen: tuple[ev.Event, ...]
     """:attr:`_shown` as the tuple last handed out."""
+    _since: int
+    """Where the last update began censoring (0: afresh)."""
 
     def __init__(self) -> None:
         self._reset()
@@ -256,12 +259,19 @@ class ShownLog:
         self._holes = []
         self._turned = False
         self._frozen = ()
+        self._since = 0
 
     @property
     def hole_card(self) -> bool:
         """Whether a hole card was dealt (face down until the round is settled), as of the
         last :meth:`update`."""
         return bool(self._holes)
+
+    @property
+    def since(self) -> int:
+        """How many of the log's events the last :meth:`update` found already censored
+        (0 when it censored the whole log afresh): the events from here are new."""
+        return self._since
 
     def update(self, events: Sequence[ev.Event], *, turned: bool) -> tuple[ev.Event, ...]:
         """The whole log censored (``turned``: the hole card is face up), as
@@ -283,15 +293,20 @@ class ShownLog:
                     self._shown[index] = events[index]
                 self._frozen = tuple(self._shown)
             self._turned = turned
+        self._since = count
         size = len(events)
         if size > count:
             shown = self._shown
             for index, event in enumerate(events[count:], count):
-                if type(event) in _AS_IS:
+                kind = type(event)
+                if kind in _AS_IS:
                     shown.append(event)
                     continue
                 if isinstance(event, ev.DealerCard) and event.hidden:
                     self._holes.append(index)
+                elif kind is ev.DealerCard:
+                    shown.append(event)  # a face-up card
+                    continue
                 shown.append(_censored(event, turned))
             self._count = size
             self._first = events[0]
@@ -300,9 +315,118 @@ class ShownLog:
         return self._frozen
 
 
+_NAMES_A_BOX: frozenset[type[ev.Event]] = frozenset(
+    {
+        ev.CardDealt,
+        ev.BoxAction,
+        ev.WagerPlaced,
+        ev.InsuranceDecided,
+        ev.HandSettled,
+        ev.InsuranceSettled,
+    }
+)
+"""The events that change a box (each names it)."""
+_NAMES_NO_BOX: frozenset[type[ev.Event]] = frozenset(
+    {ev.DealerCard, ev.CardBurned, ev.RoundStarted, ev.DealEnded, ev.HiddenCard}
+)
+"""The events that leave every box as it was (a dealer's card, a burn, the round's start
+and end); an event of any other type (a subclass) has every box built afresh."""
+
+
+class SeatViews:
+    """A round's seat views, kept from one view to the next: a view costs work in
+    proportion to what changed since that seat's last view. The censored log is kept
+    (:class:`ShownLog`); a box's view is built again only when an event since names the
+    box (or one of its hands was closed since, as the turn passed it); a seat asking again
+    with nothing logged since gets the same view. A round holds one (its views are the
+    same for every seat but the legal actions); a log cut back or changed under it starts
+    afresh.
+
+    >>> from croupier.blackjack.round import BlackjackRound
+    >>> from croupier.blackjack.rules import NZ
+    >>> from croupier.cards import Shoe
+    >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}); kept = SeatViews()
+    >>> kept.view(rnd, "ann") is kept.view(rnd, "ann"), kept.view(rnd, "ann") == seat_view(rnd, "ann")
+    (True, True)
+    """
+
+    __slots__ = ("_boxes", "_dealer", "_log", "_seats")
+
+    def __init__(self) -> None:
+        self._log = ShownLog()
+        self._boxes: dict[int, BoxView] = {}
+        self._seats: dict[str | None, SeatView] = {}
+        self._dealer: tuple[int, bool, tuple[Card, ...], int] = (-1, False, (), 0)
+        """The dealer's cards as last shown: how many, whether the hole card was hidden,
+        the cards shown and their total."""
+
+    def view(self, rnd: BlackjackRound, player: str | None) -> SeatView:
+        """What ``player`` (None: a spectator) may see of ``rnd`` now (see
+        :func:`seat_view`)."""
+        if player is not None and player not in rnd.bankrolls:
+            raise CroupierError(f"{player!r} is not a player at this table")
+        phase = rnd.phase
+        turned = phase is Phase.COMPLETE
+        log = self._log
+        events = rnd.events
+        shown = log.update(events, turned=turned)
+        seats = self._seats
+        kept = seats.get(player)
+        if kept is not None and kept.events is shown:
+            return kept  # nothing logged since this seat's last view: nothing changed
+        since = log.since
+        cache = self._boxes
+        table = rnd.boxes
+        if not since:
+            cache.clear()
+            seats.clear()
+            named: set[int] | None = None
+        else:
+            named = set()
+            for index in range(since, len(events)):
+                event = events[index]
+                if type(event) in _NAMES_A_BOX:
+                    named.add(event.box)  # type: ignore[attr-defined]
+                elif type(event) not in _NAMES_NO_BOX:
+                    named = None  # an event of another kind: every box afresh
+                    cache.clear()
+                    break
+        boxes: list[BoxView] = []
+        for number in sorted(table) if len(table) > 1 else table:
+            box = table[number]
+            made = cache.get(number)
+            if made is None or named is None or number in named or not _same_hands(made, box):
+                made = cache[number] = _box_view(box)
+            boxes.append(made)
+        if named and len(cache) > len(table):
+            for number in named:
+                if number not in table:
+                    cache.pop(number, None)
+        hidden = not turned and log.hole_card
+        cards = rnd.dealer
+        dealer = self._dealer
+        if dealer[0] != len(cards) or dealer[1] is not hidden or not since:
+            seen = tuple(cards[:1] if hidden else cards)
+            dealer = self._dealer = (len(cards), hidden, seen, hand_total(seen)[0] if seen else 0)
+        view = _seat_view(rnd, player, phase, shown, hidden, dealer[2], dealer[3], tuple(boxes))
+        seats[player] = view
+        return view
+
+
+def _same_hands(made: BoxView, box: Box) -> bool:
+    """Whether the kept view of ``box`` still holds: the same hands, none closed since (the
+    turn passing a hand of 21 closes it without an event naming its box)."""
+    hands = box.hands
+    views = made.hands
+    if len(hands) != len(views):
+        return False
+    return all(views[index].done is hand.done for index, hand in enumerate(hands))
+
+
 def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
-    """What ``player`` (None: a spectator) may see of ``rnd`` (see
-    :meth:`BlackjackRound.view_for <croupier.blackjack.round.BlackjackRound.view_for>`).
+    """What ``player`` (None: a spectator) may see of ``rnd``, built afresh (see
+    :meth:`BlackjackRound.view_for <croupier.blackjack.round.BlackjackRound.view_for>`,
+    which keeps its views in a :class:`SeatViews`).
 
     >>> from croupier.blackjack.round import BlackjackRound
     >>> from croupier.blackjack.rules import NZ
@@ -310,44 +434,65 @@ def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
     >>> seat_view(BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}), None).legal is None
     True
     """
-    if player is not None and player not in rnd.bankrolls:
-        raise CroupierError(f"{player!r} is not a player at this table")
-    phase = rnd.phase
-    turned = phase is RoundPhase.SETTLED
-    shown = rnd._shown
-    events = shown.update(rnd.events, turned=turned)
-    hidden = not turned and shown.hole_card
-    dealer = tuple(rnd.dealer[:1] if hidden else rnd.dealer)
-    boxes: list[BoxView] = []
-    table = rnd.boxes
-    for number in sorted(table) if len(table) > 1 else table:
-        box = table[number]
-        hands: list[HandView] = []
-        for hand in box.hands:
-            hands.append(_hand_view(hand))
-        boxes.append(
-            _built(
-                BoxView,
-                {
-                    "number": number,
-                    "wagers": tuple(box.wagers.items()),
-                    "hands": tuple(hands),
-                    "insurance": tuple(box.insurance.items()),
-                    "even_money": tuple(sorted(box.even_money)) if box.even_money else (),
-                },
-            )
+    return SeatViews().view(rnd, player)
+
+
+def _box_view(box: Box) -> BoxView:
+    hands = []
+    for hand in box.hands:
+        cards = hand.cards
+        total, soft = hand_total(cards)
+        made = _new(HandView)
+        _set(
+            made,
+            "__dict__",
+            {
+                "cards": tuple(cards),
+                "total": total,
+                "soft": soft,
+                "stakes": tuple(hand.stakes.items()),
+                "from_split": hand.from_split,
+                "split_aces": hand.split_aces,
+                "doubled": hand.doubled,
+                "surrendered": hand.surrendered,
+                "done": hand.done,
+                "acted": hand.acted,
+            },
         )
+        hands.append(made)
+    return _built(
+        BoxView,
+        {
+            "number": box.number,
+            "wagers": tuple(box.wagers.items()),
+            "hands": tuple(hands),
+            "insurance": tuple(box.insurance.items()) if box.insurance else (),
+            "even_money": tuple(sorted(box.even_money)) if box.even_money else (),
+        },
+    )
+
+
+def _seat_view(
+    rnd: BlackjackRound,
+    player: str | None,
+    phase: Phase,
+    events: tuple[ev.Event, ...],
+    hidden: bool,
+    dealer: tuple[Card, ...],
+    dealer_total: int,
+    boxes: tuple[BoxView, ...],
+) -> SeatView:
     offer = None
-    turn = rnd.insurance_turn
-    if turn is not None:
-        unit = rnd.rules.chip_unit
-        cap = rnd.boxes[turn[0]].wagers[turn[1]] // 2 // unit * unit
-        offer = InsuranceOffer(turn[0], turn[1], cap, rnd.can_even_money())
     actor = rnd.actor
     legal: LegalPlays | None = None
-    if player is not None and actor is not None and actor.player == player:
-        legal = rnd.legal_actions()
-    elif player is not None and phase is RoundPhase.WAGERS:
+    if actor is not None:
+        if actor.hand is None:
+            unit = rnd.rules.chip_unit
+            cap = rnd.boxes[actor.box].wagers[actor.player] // 2 // unit * unit
+            offer = InsuranceOffer(actor.box, actor.player, cap, rnd.can_even_money())
+        if actor.player == player:
+            legal = rnd.legal_actions()
+    elif player is not None and phase is Phase.WAGERS:
         everyone = rnd.legal_actions()
         legal = LegalPlays(
             None,
@@ -355,23 +500,26 @@ def seat_view(rnd: BlackjackRound, player: str | None) -> SeatView:
             withdrawals=tuple(w for w in everyone.withdrawals if w[1] == player),
             unit=everyone.unit,
         )
-    return _built(
-        SeatView,
+    made = _new(SeatView)
+    _set(
+        made,
+        "__dict__",
         {
             "player": player,
             "phase": phase,
             "bankrolls": tuple(rnd.bankrolls.items()),
-            "boxes": tuple(boxes),
+            "boxes": boxes,
             "dealer": dealer,
-            "dealer_total": hand_total(dealer)[0] if dealer else 0,
+            "dealer_total": dealer_total,
             "hole_card": hidden,
             "insurance_offer": offer,
             "actor": actor,
             "legal": legal,
             "events": events,
-            "complete": turned,
+            "complete": phase is Phase.COMPLETE,
         },
     )
+    return made
 
 
 _T = TypeVar("_T")
@@ -382,29 +530,13 @@ def _built(cls: type[_T], values: dict[str, Any]) -> _T:
     made without the generated ``__init__``: a frozen dataclass sets each field through
     ``object.__setattr__``, about three times slower, and the views have no checks to run.
     """
-    made = object.__new__(cls)
-    made.__dict__.update(values)
+    made = _new(cls)
+    _set(made, "__dict__", values)  # the dict itself, not copied
     return made
 
 
-def _hand_view(hand: PlayerHand) -> HandView:
-    cards = hand.cards
-    total, soft = hand_total(cards)
-    return _built(
-        HandView,
-        {
-            "cards": tuple(cards),
-            "total": total,
-            "soft": soft,
-            "stakes": tuple(hand.stakes.items()),
-            "from_split": hand.from_split,
-            "split_aces": hand.split_aces,
-            "doubled": hand.doubled,
-            "surrendered": hand.surrendered,
-            "done": hand.done,
-            "acted": hand.acted,
-        },
-    )
+_new = object.__new__
+_set = object.__setattr__
 
 
 # ------------------------------------------------------------------------------- codec
@@ -415,6 +547,10 @@ def event_to_dict(event: ev.Event) -> dict[str, Any]:
     {'type': 'BoxAction', 'box': 1, 'hand': 0, 'action': 'hit'}
     """
     return codec.event_to_dict(event)
+
+
+SeatView._event_types.setdefault("RoundSettled", ev.DealEnded)  # a log written before the rename
+"""The settlement event's old name, read in logs and stores written before 0.1.0's rename."""
 
 
 def event_from_dict(data: dict[str, Any]) -> ev.Event:

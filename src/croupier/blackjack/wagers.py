@@ -1,49 +1,59 @@
-"""Wagers before the deal (Blackjack 4.2, Decision 3.1-14): the ``place_wager`` and
-``withdraw_wager`` triads of :class:`~croupier.blackjack.round.BlackjackRound`, and each
-player's wager limits for :meth:`~croupier.blackjack.round.BlackjackRound.legal_actions`.
+"""Wagers before the deal (Blackjack 4.2, Decision 3.1-14): the wager book, a part of
+:class:`~croupier.blackjack.round.BlackjackRound`.
 
->>> from croupier.blackjack import NZ, BlackjackRound
->>> from croupier.cards import Shoe
->>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50, "bo": 20})
->>> rnd.place_wager(1, "ann", 30)
+:class:`Wagers` owns the boxes' wagers until the deal: it checks a wager or a withdrawal,
+makes it (moving the chips between the bankrolls and the box) and returns the event, and
+gives each player's wager limits for
+:meth:`~croupier.blackjack.round.BlackjackRound.legal_actions`. It works on the round's
+``bankrolls`` and ``boxes``, handed to it, and knows nothing else of the round: whether
+wagers are still open is the caller's to say.
+
+>>> from croupier.blackjack.rules import NZ
+>>> book = Wagers(NZ, {"ann": 50, "bo": 20}, {})
+>>> book.place(1, "ann", 30)
 WagerPlaced(box=1, player='ann', amount=30)
->>> [(w.player, w.low, w.high) for w in rnd.legal_actions().wagers if w.box == 1]
+>>> [(w.player, w.low, w.high) for w in book.limits() if w.box == 1]
 [('ann', 10, 50), ('bo', 10, 20)]
 """
 
 from __future__ import annotations
 
 from numbers import Integral
-from typing import TYPE_CHECKING
 
 from croupier.blackjack import events as ev
 from croupier.blackjack.actions import WagerLimit
-from croupier.blackjack.hands import Box, RoundPhase
+from croupier.blackjack.hands import Box
 from croupier.blackjack.rules import BlackjackRules, whole_number
-from croupier.checks import can
 from croupier.errors import IllegalActionError
 
 __all__ = ["Wagers"]
 
 
 class Wagers:
-    """The wager triads of a round (a base of
-    :class:`~croupier.blackjack.round.BlackjackRound`).
+    """The wager book: the wagers on ``boxes`` (number to :class:`Box`), paid from and back
+    to ``bankrolls`` (both the round's own, shared).
 
-    >>> from croupier.blackjack import NZ, BlackjackRound
-    >>> from croupier.cards import Shoe
-    >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).can_place_wager(8, "ann", 10)
-    False
+    >>> from croupier.blackjack.rules import NZ
+    >>> Wagers(NZ, {"ann": 50}, {}).verify_place(8, "ann", 10, before_deal=True)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.IllegalActionError: Decision 3.1-14: there is no box 8; allowed: boxes 1 to 7
     """
 
-    if TYPE_CHECKING:
-        rules: BlackjackRules
-        bankrolls: dict[str, int]
-        boxes: dict[int, Box]
-        events: list[ev.Event]
-        phase: RoundPhase
+    __slots__ = ("bankrolls", "boxes", "rules")
 
-    def _wager_limits(self) -> tuple[WagerLimit, ...]:
+    def __init__(
+        self, rules: BlackjackRules, bankrolls: dict[str, int], boxes: dict[int, Box]
+    ) -> None:
+        self.rules = rules
+        """The rule set (the table limits, the chip unit, the layout's boxes)."""
+        self.bankrolls = bankrolls
+        """Each player's chips off the table."""
+        self.boxes = boxes
+        """The boxes with wagers, by number."""
+
+    def limits(self) -> tuple[WagerLimit, ...]:
+        """What each player may wager on each box now (before the deal)."""
         rules, unit = self.rules, self.rules.chip_unit
         low = -(-rules.table_minimum // unit) * unit
         out = []
@@ -56,6 +66,10 @@ class Wagers:
                 if high >= low:
                     out.append(WagerLimit(number, player, low, high, unit))
         return tuple(out)
+
+    def withdrawals(self) -> tuple[tuple[int, str], ...]:
+        """The ``(box, player)`` wagers that may be taken back, in box order."""
+        return tuple((n, p) for n, b in sorted(self.boxes.items()) for p in b.wagers)
 
     def _check_box(self, box: object) -> int:
         boxes = self.rules.boxes
@@ -84,101 +98,71 @@ class Wagers:
             )
         return player
 
-    def _require_wagers(self, what: str) -> None:
-        if self.phase is not RoundPhase.WAGERS:
+    @staticmethod
+    def _require_open(before_deal: bool, what: str) -> None:
+        if not before_deal:
             raise IllegalActionError(
                 "Blackjack 4.2",
                 f"no wager may be {what} once the first card has left the shoe",
                 "no wager changes until the next round",
             )
 
-    def verify_place_wager(self, box: int, player: str, amount: int) -> None:
-        """Raise unless ``player`` may wager ``amount`` on ``box`` now: a box of the layout,
-        a player at the table, a whole number of chips (any integer but a bool).
-
-        >>> from croupier.blackjack import NZ, BlackjackRound
-        >>> from croupier.cards import Shoe
-        >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50})
-        >>> rnd.verify_place_wager(0, "ann", 10)
-        Traceback (most recent call last):
-        ...
-        croupier.errors.IllegalActionError: Decision 3.1-14: there is no box 0; allowed: boxes 1 to 7
-        >>> rnd.verify_place_wager(1, "ann", 10.0)
-        Traceback (most recent call last):
-        ...
-        croupier.errors.CroupierError: a wager must be a whole number, not 10.0 (float)
-        """
-        box = self._check_box(box)
-        player = self._check_player(player)
-        amount = whole_number("a wager", amount)
-        self._require_wagers("made or changed")
-        held = self.boxes[box].wagers.get(player, 0) if box in self.boxes else 0
-        total = amount + (sum(self.boxes[box].wagers.values()) - held if box in self.boxes else 0)
+    def verify_place(
+        self, box: object, player: object, amount: object, *, before_deal: bool
+    ) -> None:
+        """Raise unless ``player`` may wager ``amount`` on ``box`` (``before_deal``: before the
+        deal): a box of the layout, a player at the table, a whole number of chips within
+        the table limits and the player's chips."""
+        number = self._check_box(box)
+        name = self._check_player(player)
+        chips = whole_number("a wager", amount)
+        self._require_open(before_deal, "made or changed")
+        target = self.boxes.get(number)
+        held = target.wagers.get(name, 0) if target is not None else 0
+        total = chips + (sum(target.wagers.values()) - held if target is not None else 0)
         rules = self.rules
-        if amount % rules.chip_unit or not rules.table_minimum <= amount:
+        if chips % rules.chip_unit or not rules.table_minimum <= chips:
             raise IllegalActionError(
                 "Decision 3.1-14",
-                f"a wager of {amount} is below the table minimum or not in chips",
+                f"a wager of {chips} is below the table minimum or not in chips",
                 f"{rules.table_minimum} to {rules.table_maximum} in units of {rules.chip_unit}",
             )
         if total > rules.table_maximum:
             raise IllegalActionError(
                 "Decision 3.1-14",
-                f"box {box} would hold {total}, over the table maximum",
+                f"box {number} would hold {total}, over the table maximum",
                 f"at most {rules.table_maximum} a box",
             )
-        if amount > self.bankrolls[player] + held:
+        if chips > self.bankrolls[name] + held:
             raise IllegalActionError(
-                "Decision 3.1-14", f"{player} has only {self.bankrolls[player] + held}"
+                "Decision 3.1-14", f"{name} has only {self.bankrolls[name] + held}"
             )
 
-    def can_place_wager(self, box: int, player: str, amount: int) -> bool:
-        """Whether :meth:`place_wager` is legal now."""
-        return can(self.verify_place_wager, box, player, amount)
-
-    def place_wager(self, box: int, player: str, amount: int) -> ev.WagerPlaced:
-        """Place (or change) ``player``'s wager on ``box`` before the deal (4.2)."""
-        self.verify_place_wager(box, player, amount)
+    def place(self, box: int, player: str, amount: int) -> ev.WagerPlaced:
+        """Place (or change) ``player``'s wager on ``box``, once :meth:`verify_place` passed."""
         box, amount = int(box), int(amount)
         target = self.boxes.get(box)
         if target is None:
             target = self.boxes[box] = Box(box, {})
-        self.bankrolls[player] += target.wagers.get(player, 0)
+        bankrolls = self.bankrolls
+        bankrolls[player] += target.wagers.get(player, 0) - amount
         target.wagers[player] = amount
-        self.bankrolls[player] -= amount
-        event = ev.WagerPlaced(box, player, amount)
-        self.events.append(event)
-        return event
+        return ev.wager_placed(box, player, amount)
 
-    def verify_withdraw_wager(self, box: int, player: str) -> None:
-        """Raise unless ``player`` may take the wager back from ``box`` (before the deal, 4.2)."""
-        box = self._check_box(box)
-        player = self._check_player(player)
-        self._require_wagers("withdrawn")
-        if box not in self.boxes or player not in self.boxes[box].wagers:
-            raise IllegalActionError("Blackjack 4.2", f"{player} has no wager on box {box}")
+    def verify_withdraw(self, box: object, player: object, *, before_deal: bool) -> None:
+        """Raise unless ``player`` may take the wager back from ``box`` (``before_deal``: before
+        the deal)."""
+        number = self._check_box(box)
+        name = self._check_player(player)
+        self._require_open(before_deal, "withdrawn")
+        if number not in self.boxes or name not in self.boxes[number].wagers:
+            raise IllegalActionError("Blackjack 4.2", f"{name} has no wager on box {number}")
 
-    def can_withdraw_wager(self, box: int, player: str) -> bool:
-        """Whether :meth:`withdraw_wager` is legal now."""
-        return can(self.verify_withdraw_wager, box, player)
-
-    def withdraw_wager(self, box: int, player: str) -> ev.WagerPlaced:
-        """Take a wager back before the deal (4.2).
-
-        >>> from croupier.blackjack import NZ, BlackjackRound
-        >>> from croupier.cards import Shoe
-        >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50})
-        >>> rnd.place_wager(1, "ann", 20); rnd.withdraw_wager(1, "ann"); rnd.bankrolls
-        WagerPlaced(box=1, player='ann', amount=20)
-        WagerPlaced(box=1, player='ann', amount=0)
-        {'ann': 50}
-        """
-        self.verify_withdraw_wager(box, player)
+    def withdraw(self, box: int, player: str) -> ev.WagerPlaced:
+        """Take the wager back, once :meth:`verify_withdraw` passed (an empty box goes)."""
         box = int(box)
         target = self.boxes[box]
         self.bankrolls[player] += target.wagers.pop(player)
         if not target.wagers:
             del self.boxes[box]
-        event = ev.WagerPlaced(box, player, 0)
-        self.events.append(event)
-        return event
+        return ev.wager_placed(box, player, 0)

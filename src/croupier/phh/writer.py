@@ -75,7 +75,7 @@ def _profile(rules: TableRules) -> tuple[str, dict[str, Any]]:
 
 def hand_to_fields(hand: HandState) -> dict[str, Any]:
     """The PHH fields of a hand (players numbered from the button's left, as PHH does)."""
-    order = list(hand._clockwise_from(hand.button))  # p1 is left of the button
+    order = hand.seats_clockwise_from(hand.button)  # p1 is left of the button
     player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
     rules, structure = hand.rules, hand.rules.structure
     variant = _variant(hand)
@@ -153,7 +153,7 @@ class _PhhLog(EventVisitor["_PhhLog"]):
         ev.BetsCollected,
         ev.CardBoxed,
         ev.DeckCut,
-        ev.HandEnded,
+        ev.DealEnded,
         ev.PotAwarded,
         ev.RakeTaken,
         ev.StubRestocked,

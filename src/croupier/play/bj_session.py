@@ -1,9 +1,11 @@
 """A blackjack session for one human (one or several boxes) and bots at the other boxes.
 
-:class:`BlackjackSession` deals round after round from one
-:class:`~croupier.blackjack.table.BlackjackTable` shoe, committed to before its first
-round. The human's boxes are wagered ``wager`` each round; the bots play theirs and the
-session waits whenever the human decides (a hand or insurance). The human's action is a
+:class:`BlackjackSession` deals round after round at a
+:class:`~croupier.blackjack.table.BlackjackTable`: the table seats the human and the bots
+at their boxes, commits to each shoe before its first card (its commitment hook), takes
+the bots' turns (:meth:`~croupier.blackjack.table.BlackjackTable.policy_acts`) and carries
+the chips over. The human's boxes are wagered ``wager`` each round; the bots play theirs
+and the session waits whenever the human decides (a hand or insurance). The human's action is a
 value or text (``h``, ``s``, ``d``, ``p``, ``i 5``, ``decline``, ``e``); an illegal one
 raises the engine's rule-citing error and changes nothing.
 
@@ -21,13 +23,15 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from croupier.blackjack.actions import Action, parse_action
+from croupier.blackjack.actions import Action, PlaceWager, parse_action
 from croupier.blackjack.bots import BLACKJACK_BOTS
 from croupier.blackjack.policies import Policy
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import NZ, BlackjackRules
+from croupier.blackjack.seating import ChipsBought, PlayerSeated, TableEvent
 from croupier.blackjack.table import BlackjackTable
 from croupier.blackjack.views import SeatView
+from croupier.cards.deck import Shoe
 from croupier.errors import CroupierError
 from croupier.fairness import commit_deck
 from croupier.play._common import SessionCore
@@ -90,24 +94,38 @@ class BlackjackSession(SessionCore):
         self.bot_boxes = {f"bot{mine + i + 1}": mine + i + 1 for i in range(bots)}
         """Each bot's box."""
         rng = random.Random(f"croupier shoe {seed}") if seed is not None else None
-        self.table = BlackjackTable(rules, rng=rng)
-        """The table (its shoe)."""
-        self.chips: dict[str, int] = {}
-        """Each player's chips off the table."""
+        self.table = BlackjackTable(rules, rng=rng, commit=self._commit, ledger=self._ledger)
+        """The table: the boxes, the players and their chips, the shoe."""
         self.round: BlackjackRound | None = None
         """The round in progress or the last one."""
         self.rounds_played = 0
         """Rounds settled."""
-        self._bot: Policy = BLACKJACK_BOTS[bot_style](rules)
+        self._bot_style = bot_style
         self._shoe: ShoeDeal | None = None
-        self._shuffles = -1
-        self._shoe_number = 0
         self._seen = 0
-        players = ([human] if human else []) + list(self.bot_boxes)
         self._open(rules, seed)
-        for name in players:
-            self.chips[name] = self.buy_in
-            self._seat(name, self.bot_boxes.get(name, 1), bot_style)
+        if human:
+            self.table.sit(human, 1, self.buy_in)
+            for box in self.human_boxes[1:]:
+                self.table.add_box(human, box)
+        bot: Policy = BLACKJACK_BOTS[bot_style](rules)
+        for name, box in self.bot_boxes.items():
+            self.table.sit(name, box, self.buy_in, policy=bot)
+
+    @property
+    def chips(self) -> dict[str, int]:
+        """Each player's chips off the table (the table's, between rounds)."""
+        return self.table.chips
+
+    @property
+    def _bot(self) -> Policy | None:
+        """The bots' policy (setting it changes every bot's)."""
+        return next(iter(self.table.bots.values()), None)
+
+    @_bot.setter
+    def _bot(self, policy: Policy) -> None:
+        for name in self.bot_boxes:
+            self.table.set_policy(name, policy)
 
     # ------------------------------------------------------------------ state
     @property
@@ -141,20 +159,16 @@ class BlackjackSession(SessionCore):
             raise CroupierError(f"you have {self.chips[self.human]}, a round needs {need}")
         for name in self.bot_boxes:
             if self.chips[name] < self.wager:
-                self.chips[name] += self.buy_in
-                self._bought_in(name)
-        rnd = self.table.new_round(self.chips)
-        self.round = rnd
-        self._seen = 0
+                self.table.rebuy(name, self.buy_in)
         number = self.rounds_played + 1
         self._say(f"round {number}")
-        if self._shoe_number == 0 or self.table.shuffles != self._shuffles:
-            self._commit(rnd)
+        rnd = self.table.new_round()  # a new shoe is committed to first (self._commit)
+        self.round = rnd
+        self._seen = 0
         for box in self.human_boxes:
             assert self.human is not None
-            rnd.place_wager(box, self.human, self.wager)
-        for name, box in self.bot_boxes.items():
-            rnd.place_wager(box, name, self.wager)
+            self.table.wager(rnd, PlaceWager(box, self.human, self.wager))
+        self.table.bots_wager(rnd, self.wager)
         rnd.deal()
         self._advance()
 
@@ -185,23 +199,26 @@ class BlackjackSession(SessionCore):
         return self.rounds_played
 
     # ------------------------------------------------------------------ internals
-    def _commit(self, rnd: BlackjackRound) -> None:
-        self._shuffles = self.table.shuffles
-        self._shoe_number += 1
-        commitment, reveal = commit_deck(rnd.shoe.remaining, self._salts)
+    def _commit(self, number: int, shoe: Shoe) -> None:
+        """The table's commitment hook: commit to shoe ``number`` before its first card."""
+        commitment, reveal = commit_deck(shoe.remaining, self._salts)
         if self._store is not None:
             from croupier.store import ShoeDeal
 
-            self._shoe = ShoeDeal(self._shoe_number, commitment, reveal)
-        self._say(f"shoe {self._shoe_number}: commitment sha256 {commitment.digest}")
+            self._shoe = ShoeDeal(number, commitment, reveal)
+        self._say(f"shoe {number}: commitment sha256 {commitment.digest}")
+
+    def _ledger(self, event: TableEvent) -> None:
+        """The table's ledger: the store records who sits and buys in."""
+        if isinstance(event, PlayerSeated):
+            self._seat(event.name, event.box, self._bot_style)
+        elif isinstance(event, ChipsBought):
+            self._bought_in(event.name)
 
     def _advance(self) -> None:
         rnd = self.round
         assert rnd is not None
-        while not rnd.is_complete and not self.human_to_act:
-            actor = rnd.actor
-            assert actor is not None
-            rnd.apply(self._bot(rnd.view_for(actor.player)))
+        self.table.play_bots(rnd)  # up to the human's decision or the settlement
         view = self.view()
         for event in view.events[max(self._seen, 1) :]:
             self._say("  " + event.describe())
@@ -211,7 +228,7 @@ class BlackjackSession(SessionCore):
 
     def _finish(self, rnd: BlackjackRound) -> None:
         self.rounds_played += 1
-        self.chips = dict(rnd.bankrolls)
+        self.table.finish_round(rnd)
         pays = ", ".join(f"{name} {amount:+d}" for name, amount in rnd.payoffs().items())
         self._say(f"  results: {pays}")
         chips = ", ".join(f"{name} {amount}" for name, amount in self.chips.items())

@@ -31,7 +31,6 @@ from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, commit_deck
 from croupier.play._common import SessionCore
 from croupier.poker import events as ev
-from croupier.poker._core import Phase
 from croupier.poker.actions import Action, parse_action
 from croupier.poker.bots import BOTS
 from croupier.poker.games import ForcedBets
@@ -207,15 +206,15 @@ class PokerSession(SessionCore):
         if self.human and self.table.stacks.get(self.human, 0) == 0:
             self._end("you are broke")
             raise CroupierError("you are broke: the session is over")
-        hand = self.table.start_hand(automatic=False)
-        self.hand = hand
-        self.commitment, self._reveal = commit_deck(hand.deck.remaining, self._salts)
-        self._say(f"hand {self.table.hand_number}: deck commitment sha256 {self.commitment.digest}")
         self._seen = 0
-        while hand.phase is Phase.DEALER:
-            hand.step()
-        hand.automatic = True
+        self.hand = self.table.start_hand(before_first_card=self._commit)
         self._advance()
+
+    def _commit(self, hand: HandState) -> None:
+        """Commit to the shuffled deck, before the first card (the hand's own hook)."""
+        self.commitment, self._reveal = commit_deck(hand.deck.remaining, self._salts)
+        number = self.table.hand_number + 1  # the table counts the hand once it is dealt
+        self._say(f"hand {number}: deck commitment sha256 {self.commitment.digest}")
 
     def act(self, action: Action | str) -> None:
         """The human's action (a value, or text such as ``c`` or ``r 40``). An illegal or

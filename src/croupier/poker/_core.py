@@ -1,29 +1,23 @@
-"""The state every part of the poker referee shares: the hand's fields, the views of them
-that betting, dealing and the showdown read, and the helpers they share.
-
-:class:`~croupier.poker.state.HandState` puts the parts together; nothing here is used on
-its own.
+"""What every part of the poker referee shares: where a hand is (:class:`Phase`,
+:class:`Stage`, :class:`Chore`), each seat's state (:class:`PlayerState`) and the record of
+one hand the parts read and write (:class:`HandCore`).
 
 >>> from croupier.poker import HandState, TableRules
->>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
->>> isinstance(hand, HandCore), hand.phase
-(True, <Phase.BETTING: 'betting'>)
+>>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1).phase
+<Phase.BETTING: 'betting'>
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from croupier.cards.card import Card, parse_cards
-from croupier.cards.deck import Deck
-from croupier.errors import CroupierError, IllegalActionError, InvalidActionError
+from croupier.errors import CroupierError, InvalidActionError
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
-from croupier.poker.actions import LegalActions
 from croupier.poker.games import GameSpec
 from croupier.poker.pots import Pot, build_pots
 from croupier.poker.settings import TableRules
@@ -117,7 +111,7 @@ _CHORES = {
 
 
 _ACTING = frozenset((Stage.BET, Stage.DRAW))
-"""The stages in which a player (the one in ``_actor``) is to act."""
+"""The stages in which a player (the one in :attr:`HandCore.actor`) is to act."""
 
 
 @dataclass
@@ -166,110 +160,124 @@ class PlayerState:
 
 
 class HandCore:
-    """The fields of one hand and the views and helpers every part of the referee uses.
+    """The facts of one hand that every part of the referee reads and writes: the seats,
+    the board, the street, the stage and the seat to act, the log. The parts
+    (:class:`~croupier.poker.betting.BettingRound`, :class:`~croupier.poker.dealing.Dealer`
+    and the showdown's functions) each hold their own state and share only this record;
+    :class:`~croupier.poker.state.HandState` puts them together.
 
-    >>> from croupier.poker import HandState, TableRules
-    >>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1).total_pot
-    15
+    >>> from croupier.poker import TableRules
+    >>> core = HandCore(TableRules(), button=1, stacks={1: 100, 2: 100})
+    >>> core.clockwise_from(1), core.phase, core.total_pot
+    ([2, 1], <Phase.DEALER: 'dealer'>, 0)
     """
 
-    rules: TableRules
-    game: GameSpec
-    button: int
-    automatic: bool
-    voluntary_blind: bool
-    deck: Deck
-    players: dict[int, PlayerState]
-    order: tuple[int, ...]
-    board: list[Card]
-    events: list[ev.Event]
-    street: int
-    ante_trimming: bool
-    dead: set[int]
-    _stage: Stage
-    _actor: int | None
-    _to_act: set[int]
-    _current_bet: int
-    _last_increment: int
-    _raises: int
-    _full_raises: int
-    _wagers: int = 0
-    """Bets, raises and completions made this round (short all-ins included)."""
-    _legal: tuple[tuple[int, str, int | None, int], LegalActions] | None = None
-    """The legal actions last worked out, and the point of the hand they are for."""
-    _short_run: tuple[int, ...] = ()
-    """The increments of the short all-in wagers in a row since the last full wager
-    (kept under ``ShortAllIn.add_up``)."""
-    _aggressor: int | None
-    _bring_in_due: bool
-    _short_bring_in: bool
-    _awarded: list[ev.PotAwarded]
-    _hands: dict[int, HandValue]
-    _restocked: set[Card]
-    _antes: dict[int, int]
-    _last_blind_seat: int
-    _rng: random.Random
-    _game_cards: frozenset[Card]
-    _placed: bool
-    _restock_seed: int
-    _restock_orders: list[tuple[Card, ...]]
-    _views: dict[int | None, list[ev.Event]]
-    _public_log: list[ev.Event]
-    _own_at: dict[int, list[int]]
-    _dirty: set[int]
-    _all_dirty: bool
-    _public_shown: frozenset[Card]
-    _shown: frozenset[Card]
-    _public: tuple[tuple[Any, ...], Any] | None
-    _explicit_blinds: dict[int, int]
-    _pending_draw: tuple[int, tuple[Card, ...]] | None
+    __slots__ = (
+        "actor",
+        "all_dirty",
+        "awarded",
+        "board",
+        "button",
+        "dead",
+        "dirty",
+        "game",
+        "hands",
+        "log",
+        "order",
+        "players",
+        "rules",
+        "shown",
+        "stage",
+        "street",
+        "to_act",
+    )
 
-    if TYPE_CHECKING:  # defined by the parts that put the hand together
+    def __init__(self, rules: TableRules, button: int, stacks: dict[int, int]) -> None:
+        self.rules = rules
+        """The table's rules."""
+        self.game: GameSpec = rules.game
+        """The game."""
+        self.button = button
+        """The button seat."""
+        self.players: dict[int, PlayerState] = {
+            s: PlayerState(seat=s, starting_stack=n, stack=n) for s, n in sorted(stacks.items())
+        }
+        """Each seat's state, in seat order."""
+        self.order: tuple[int, ...] = tuple(self.players)
+        """Seats in clockwise order."""
+        self.board: list[Card] = []
+        """Community cards."""
+        self.street = 0
+        """Index of the current street."""
+        self.stage = Stage.FORCED
+        """What the hand does next."""
+        self.actor: int | None = None
+        """The seat to act while the stage is a player's (betting, drawing)."""
+        self.to_act: set[int] = set()
+        """The seats still to act this round."""
+        self.dead: set[int] = set()
+        """Seats whose hands were conceded at the showdown (no claim on any pot)."""
+        self.hands: dict[int, HandValue] = {}
+        """The hands read at the showdown, by seat."""
+        self.awarded: list[ev.PotAwarded] = []
+        """The pots paid."""
+        self.log: list[ev.Event] = []
+        """The event log (the referee alone appends to it, through :meth:`record`)."""
+        self.dirty: set[int] = set()
+        """Seats whose public record may have changed since the last view."""
+        self.all_dirty = True
+        """Whether an event of the whole table came since the last view."""
+        self.shown: frozenset[Card] = frozenset()
+        """The cards every viewer may see (hands shown)."""
 
-        def legal_actions(self) -> LegalActions: ...
-
-        def _after_action(self) -> None: ...
-
-        def _acted(self, player: PlayerState) -> None: ...
-
-        def _evaluate(self, player: PlayerState) -> HandValue: ...
+    def copy(self) -> HandCore:
+        """An independent copy: the players, the board and the sets are copied, the events
+        and cards (immutable) shared."""
+        twin = object.__new__(HandCore)
+        for name in HandCore.__slots__:
+            setattr(twin, name, getattr(self, name))
+        players = {}
+        for seat, player in self.players.items():
+            copied = object.__new__(PlayerState)
+            copied.__dict__ = player.__dict__.copy()
+            copied.down = player.down[:]
+            copied.up = player.up[:]
+            players[seat] = copied
+        twin.players = players
+        twin.board = self.board[:]
+        twin.to_act = set(self.to_act)
+        twin.dead = set(self.dead)
+        twin.hands = dict(self.hands)
+        twin.awarded = self.awarded[:]
+        twin.log = self.log[:]
+        twin.dirty = set()
+        twin.all_dirty = True
+        return twin
 
     # ----------------------------------------------------------------- views
     @property
     def phase(self) -> Phase:
         """Where the hand is."""
-        if self._stage == Stage.DONE:
+        stage = self.stage
+        if stage == Stage.DONE:
             return Phase.COMPLETE
-        if self._stage == Stage.BET and self._actor is not None:
+        if stage == Stage.BET and self.actor is not None:
             return Phase.BETTING
-        if self._stage == Stage.DRAW and self._actor is not None:
+        if stage == Stage.DRAW and self.actor is not None:
             return Phase.DRAWING
         return Phase.DEALER
 
     @property
-    def stage(self) -> Stage:
-        """What the hand does next (see :class:`Stage`)."""
-        return self._stage
-
-    @property
-    def is_complete(self) -> bool:
-        """Whether the hand is over."""
-        return self._stage == Stage.DONE
-
-    @property
-    def actor(self) -> int | None:
-        """The seat to act, or None."""
-        return self._actor if self._stage in _ACTING else None
+    def next_chore(self) -> Chore | None:
+        """The next dealer chore (None when a player is to act or the hand is over)."""
+        if self.phase is not Phase.DEALER:
+            return None
+        return _CHORES[self.stage]
 
     @property
     def street_name(self) -> str:
         """The current street's name."""
         return self.game.streets[min(self.street, len(self.game.streets) - 1)].name
-
-    @property
-    def current_bet(self) -> int:
-        """The highest bet of the round."""
-        return self._current_bet
 
     @property
     def total_pot(self) -> int:
@@ -283,72 +291,47 @@ class HandCore:
         all_in = {s for s, p in self.players.items() if p.all_in}
         return build_pots({s: p.contributed for s, p in self.players.items()}, folded, all_in)
 
-    @property
-    def stacks(self) -> dict[int, int]:
-        """Chips behind, by seat."""
-        return {s: p.stack for s, p in self.players.items()}
-
-    @property
-    def awards(self) -> tuple[ev.PotAwarded, ...]:
-        """The pots paid so far."""
-        return tuple(self._awarded)
-
-    @property
-    def next_chore(self) -> Chore | None:
-        """The next dealer chore as a value (None when a player is to act or it is over).
-
-        >>> from croupier.poker import HandState, TableRules
-        >>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1, automatic=False).next_chore
-        <Chore.POST_FORCED_BETS: 'post forced bets'>
-        """
-        if self.phase is not Phase.DEALER:
-            return None
-        return _CHORES[self._stage]
-
-    def _chore_text(self) -> str:
+    def chore_text(self) -> str:
         """The next dealer chore in words, for messages: ``"deal flop"``, ``"no chore"``."""
         chore = self.next_chore
         if chore is None:
             return "no chore"
         return f"deal {self.street_name}" if chore is Chore.DEAL else chore.value
 
-    def hand_of(self, seat: int) -> HandValue | None:
-        """A player's evaluated hand once the board is complete (None if folded or not yet)."""
-        return self._hands.get(seat)
-
-    def _log(self, event: ev.Event) -> None:
-        self.events.append(event)
+    # ---------------------------------------------------------------- changes
+    def record(self, event: ev.Event) -> None:
+        """Append ``event`` to the log, marking what the seat views must show anew."""
+        self.log.append(event)
         seat = getattr(event, "seat", None)
         if seat is None:  # an event of the whole table (a collection, an award, the board)
-            self._all_dirty = True
+            self.all_dirty = True
         else:  # every change to a seat is logged as an event naming it
-            self._dirty.add(seat)
+            self.dirty.add(seat)
         if type(event) is ev.HandShown:  # the cards every viewer may now see
-            self._shown = self._shown | frozenset(event.cards)
+            self.shown = self.shown | frozenset(event.cards)
 
-    def _clockwise_from(self, seat: int) -> list[int]:
+    def clockwise_from(self, seat: int) -> list[int]:
         """Seats in clockwise order starting just after ``seat``."""
-        seats = list(self.order)
+        seats = self.order
         later = [s for s in seats if s > seat]
         return later + [s for s in seats if s <= seat]
 
-    def _in_hand(self) -> list[PlayerState]:
+    def in_hand(self) -> list[PlayerState]:
+        """The players who have not folded."""
         return [p for p in self.players.values() if not p.folded]
 
-    def _put(self, player: PlayerState, amount: int) -> int:
+    def put(self, player: PlayerState, amount: int) -> int:
+        """Move up to ``amount`` of ``player``'s chips in front of him; return what moved."""
         amount = min(amount, player.stack)
         player.stack -= amount
         player.bet += amount
         player.contributed += amount
         return amount
 
-    def _error(self, rule: str, problem: str) -> IllegalActionError:
-        allowed = self.legal_actions().describe() if self.actor is not None else "no action"
-        return IllegalActionError(rule, problem, allowed)
-
-    def _next_from(self, seat: int) -> int | None:
-        for s in self._clockwise_from(seat):
-            if s in self._to_act:
+    def next_to_act(self, seat: int) -> int | None:
+        """The first seat after ``seat``, clockwise, still to act this round."""
+        for s in self.clockwise_from(seat):
+            if s in self.to_act:
                 return s
         return None
 

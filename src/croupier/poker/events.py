@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from croupier.cards.card import Card, format_cards
+from croupier.poker import actions as act
 
 __all__ = [
     "AntePosted",
@@ -27,11 +28,11 @@ __all__ = [
     "Checked",
     "CommunityDealt",
     "Conceded",
+    "DealEnded",
     "DeckCut",
     "Discarded",
     "Event",
     "Folded",
-    "HandEnded",
     "HandMucked",
     "HandShown",
     "HandStarted",
@@ -60,14 +61,37 @@ class Event:
 
 @dataclass(frozen=True)
 class PlayerAction(Event):
-    """Base of the events a player chooses (the replayable decisions).
+    """Base of the events a player chooses (the replayable decisions). Each has the shape
+    of blackjack's :class:`~croupier.blackjack.events.BoxAction`: an :attr:`actor` and the
+    :attr:`action` value it records, which :meth:`HandState.apply
+    <croupier.poker.state.HandState.apply>` takes.
 
     >>> isinstance(Checked(seat=4), PlayerAction)
     True
+    >>> RaisedTo(1, to=60, increment=40, full=True, all_in=False).action
+    RaiseTo(amount=60, seat=1)
     """
 
     seat: int
     """Who acted."""
+
+    @property
+    def actor(self) -> int:
+        """The seat whose decision this is (for :class:`ShowRequested`, the seat asked).
+
+        >>> Folded(3).actor
+        3
+        """
+        return self.seat
+
+    @property
+    def action(self) -> act.Action:
+        """The action value this event records, named for its seat.
+
+        >>> Folded(3).action
+        Fold(seat=3)
+        """
+        raise NotImplementedError  # pragma: no cover - every decision below says
 
 
 @dataclass(frozen=True)
@@ -283,6 +307,11 @@ class Discarded(PlayerAction):
 
     cards: tuple[Card, ...]
 
+    @property
+    def action(self) -> act.Action:
+        """The action this event records."""
+        return act.Discard(self.cards, seat=self.seat)
+
     def describe(self) -> str:
         """One line."""
         return f"seat {self.seat} draws {len(self.cards)}"
@@ -295,6 +324,11 @@ class Conceded(PlayerAction):
     >>> Conceded(4).describe()
     'seat 4 concedes'
     """
+
+    @property
+    def action(self) -> act.Action:
+        """The action this event records."""
+        return act.Concede(seat=self.seat)
 
     def describe(self) -> str:
         """One line."""
@@ -309,6 +343,11 @@ class ShowRequested(PlayerAction):
     'seat 2 is asked to show'
     """
 
+    @property
+    def action(self) -> act.Action:
+        """The action this event records."""
+        return act.RequestShow(self.seat)
+
     def describe(self) -> str:
         """One line."""
         return f"seat {self.seat} is asked to show"
@@ -322,6 +361,11 @@ class Folded(PlayerAction):
     'seat 2 folds'
     """
 
+    @property
+    def action(self) -> act.Action:
+        """The action this event records."""
+        return act.Fold(seat=self.seat)
+
     def describe(self) -> str:
         """One line."""
         return f"seat {self.seat} folds"
@@ -334,6 +378,11 @@ class Checked(PlayerAction):
     >>> Checked(2).describe()
     'seat 2 checks'
     """
+
+    @property
+    def action(self) -> act.Action:
+        """The action this event records."""
+        return act.Check(seat=self.seat)
 
     def describe(self) -> str:
         """One line."""
@@ -351,6 +400,11 @@ class Called(PlayerAction):
     amount: int
     all_in: bool
 
+    @property
+    def action(self) -> act.Action:
+        """The action this event records."""
+        return act.Call(seat=self.seat)
+
     def describe(self) -> str:
         """One line."""
         return f"seat {self.seat} calls {self.amount}" + (" (all in)" if self.all_in else "")
@@ -366,6 +420,11 @@ class BringIn(PlayerAction):
 
     to: int
     all_in: bool
+
+    @property
+    def action(self) -> act.Action:
+        """The action this event records."""
+        return act.BringIn(self.to, seat=self.seat)
 
     def describe(self) -> str:
         """One line."""
@@ -384,6 +443,11 @@ class RaisedTo(PlayerAction):
     increment: int
     full: bool
     all_in: bool
+
+    @property
+    def action(self) -> act.Action:
+        """The action this event records."""
+        return act.RaiseTo(self.to, seat=self.seat)
 
     def describe(self) -> str:
         """One line."""
@@ -494,10 +558,11 @@ class PotAwarded(Event):
 
 
 @dataclass(frozen=True)
-class HandEnded(Event):
-    """The hand is over: final stacks in seat order.
+class DealEnded(Event):
+    """The hand is over: final stacks in seat order. The last event of a deal, with the
+    same name in both games (blackjack's is :class:`croupier.blackjack.events.DealEnded`).
 
-    >>> HandEnded(((1, 150), (2, 50))).describe()
+    >>> DealEnded(((1, 150), (2, 50))).describe()
     'hand over: seat 1 150, seat 2 50'
     """
 

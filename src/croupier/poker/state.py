@@ -27,18 +27,19 @@ False
 
 from __future__ import annotations
 
-import bisect
 import functools
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from croupier.cards.card import Card
 from croupier.cards.deck import Deck, full_deck
 from croupier.cards.rng import make_rng
 from croupier.checks import (
     can,
+    event_log,
     flag_setting,
+    same_log,
     seat_number,
     whole_chips,
     whole_number,
@@ -51,7 +52,8 @@ from croupier.errors import (
 )
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
-from croupier.poker._core import Phase, PlayerState, Stage
+from croupier.poker import showdown
+from croupier.poker._core import _ACTING, Chore, HandCore, Phase, PlayerState, Stage
 from croupier.poker.actions import (
     Action,
     BringIn,
@@ -65,13 +67,12 @@ from croupier.poker.actions import (
     RaiseTo,
     RequestShow,
 )
-from croupier.poker.betting import Betting
-from croupier.poker.dealing import Dealing
-from croupier.poker.games import ForcedBets
-from croupier.poker.replay import replay_hand
+from croupier.poker.betting import BettingRound
+from croupier.poker.dealing import Dealer, verify_deck
+from croupier.poker.games import ForcedBets, GameSpec
+from croupier.poker.pots import Pot
 from croupier.poker.settings import TableRules
-from croupier.poker.showdown import Showdown
-from croupier.poker.views import PlayerView, SeatView, censor_event
+from croupier.poker.views import SeatView, SeatViews
 from croupier.version import engine_version
 
 __all__ = [
@@ -90,30 +91,28 @@ def _game_cards(lowest_rank: int) -> frozenset[Card]:
     return frozenset(c for c in full_deck() if c.rank >= lowest_rank)
 
 
-_NO_OWNER = -1
-"""No seat sees an event otherwise than every viewer does."""
+_E = TypeVar("_E", bound=ev.Event)
 
 
-def _owner(event: ev.Event) -> int:
-    """The seat that sees a censored event whole: a player's own down cards or discards."""
-    if isinstance(event, ev.CardsDealt | ev.Discarded):
-        return event.seat
-    return _NO_OWNER
-
-
-_Public = tuple[
-    frozenset[Card], tuple[PlayerView, ...], tuple[int, ...], int, tuple[Card, ...], dict[int, int]
-]
-"""The shown cards, each seat's public record, the pots, the pot, the board and where
-each seat's record is in the tuple (a hand's seats never change)."""
-
-
-class HandState(Dealing, Betting, Showdown):
+class HandState:
     """One hand of poker under :class:`TableRules`, refereed card by card.
 
     ``stacks`` maps seat numbers (clockwise order) to chips; ``button`` is the button
     seat (for stud, the dealer position the deal starts after). The deck is shuffled
     from the OS CSPRNG unless a ``seed`` or a ``deck`` is given.
+
+    What runs by itself is declared here, once: with ``automatic`` (the default) the
+    dealer's chores (forced bets, deals, collecting, the showdown, the awards) follow each
+    action; without it each is one :meth:`step`. ``before_first_card`` is called once with
+    the hand after the shuffle and cut, before the forced bets and the first card: the
+    place to commit to the deck.
+
+    >>> from croupier.fairness import commit_deck
+    >>> commitments = []
+    >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=3,
+    ...                  before_first_card=lambda h: commitments.append(commit_deck(h.deck.remaining)))
+    >>> len(commitments), hand.automatic, hand.phase
+    (1, True, <Phase.BETTING: 'betting'>)
     """
 
     def __init__(
@@ -126,6 +125,7 @@ class HandState(Dealing, Betting, Showdown):
         seed: int | None = None,
         rng: random.Random | None = None,
         automatic: bool = True,
+        before_first_card: Callable[[HandState], object] | None = None,
         voluntary_blind: bool = False,
         antes: Mapping[int, int] | None = None,
         ante_trimming: bool = False,
@@ -141,6 +141,8 @@ class HandState(Dealing, Betting, Showdown):
         stacks = {
             seat_number(s): whole_chips(n, f"the stack of seat {s}") for s, n in stacks.items()
         }
+        if before_first_card is not None and not callable(before_first_card):
+            raise CroupierError(f"before_first_card must be callable, not {before_first_card!r}")
         for flag, what in (
             (automatic, "automatic"),
             (voluntary_blind, "voluntary_blind"),
@@ -170,9 +172,9 @@ class HandState(Dealing, Betting, Showdown):
             )
         if voluntary_blind and not game.voluntary_blind:
             raise RuleViolationError("Draw 11.x(c)", f"{game.title} has no voluntary blind")
-        self._explicit_blinds = _explicit_blinds(blinds, stacks, rules)
+        explicit_blinds = _explicit_blinds(blinds, stacks, rules)
         if game.forced is ForcedBets.BLINDS:
-            count = len(self._explicit_blinds) if self._explicit_blinds else len(rules.blinds)
+            count = len(explicit_blinds) if explicit_blinds else len(rules.blinds)
             posting = count + (1 if voluntary_blind else 0)
             if posting > len(stacks):  # nobody posts two blinds
                 raise RuleViolationError(
@@ -180,164 +182,465 @@ class HandState(Dealing, Betting, Showdown):
                     f"{posting} blinds need {posting} players; {len(stacks)} are seated",
                     "a voluntary blind only when a player is left of the last blind",
                 )
-        self.rules = rules
-        """The table's rules."""
-        self.game = game
-        """The game."""
-        self.button = button
-        """The button seat."""
-        self.automatic = automatic
-        """Whether dealer chores run by themselves."""
-        self.voluntary_blind = voluntary_blind
-        """Whether a voluntary blind (11.x(c)) is posted."""
-        self._rng: random.Random = rng if rng is not None else make_rng(seed)
-        self._game_cards = _game_cards(game.ranking.lowest_rank)
-        if deck is None:
-            lowest = game.ranking.lowest_rank
-            deck = (
-                Deck.stripped(lowest, seed=seed, rng=self._rng)
-                if lowest > 0
-                else Deck.standard(seed=seed, rng=self._rng)
-            )
-            if cut is not None:
-                raise CroupierError("a cut is reported only for a deck the dealer shuffled")
-            cut = self._rng.randrange(1, len(deck))  # Poker definitions: Cut
-            deck.cut(cut)
-        else:
-            self._verify_deck(deck)
-            if cut is not None:  # the dealer's reported cut, already in the deck's order
-                cut = whole_number(cut, "a cut")
-        self._placed = not deck.remaining  # an empty deck: the caller places the cards
-        # draw poker's restock shuffles from a secret drawn now from the hand's source, so
-        # the hand never needs its random source again (and a copy shares nothing)
-        draws = any(street.draw for street in game.streets)
-        self._restock_seed = self._rng.getrandbits(64) if draws else 0
-        self.deck = deck
-        """The deck (its dealt, burned and discard piles are the record of the cards)."""
-        self.players: dict[int, PlayerState] = {
-            s: PlayerState(seat=s, starting_stack=n, stack=n) for s, n in sorted(stacks.items())
-        }
-        """Each seat's state, in seat order."""
-        self.order: tuple[int, ...] = tuple(self.players)
-        """Seats in clockwise order."""
-        self.board: list[Card] = []
-        """Community cards."""
-        self.events: list[ev.Event] = []
-        """The immutable event log."""
-        self.street = 0
-        """Index of the current street."""
-        self._stage = Stage.FORCED
-        self._actor: int | None = None
-        self._to_act: set[int] = set()
-        self._current_bet = 0
-        self._last_increment = 0
-        self._raises = 0
-        self._full_raises = 0
-        self._aggressor: int | None = None
-        self._bring_in_due = False
-        self._short_bring_in = False
-        self._awarded: list[ev.PotAwarded] = []
-        self._hands: dict[int, HandValue] = {}
-        self._restocked: set[Card] = set()
         if antes is not None and not isinstance(antes, Mapping):
             raise CroupierError(f"antes must map seat numbers to chips, not {antes!r}")
-        self._antes = (
+        ante_by_seat = (
             {seat_number(s): whole_chips(a, f"the ante of seat {s}") for s, a in antes.items()}
             if antes is not None
             else dict.fromkeys(stacks, rules.ante)
         )
-        if set(self._antes) - set(stacks):
+        if set(ante_by_seat) - set(stacks):
             raise CroupierError("antes must name seated players")
-        self._restock_orders: list[tuple[Card, ...]] = []
-        self._views: dict[int | None, list[ev.Event]] = {}
-        self._public_log: list[ev.Event] = []
-        """Each event as a spectator sees it (see :meth:`_censored_log`)."""
-        self._own_at: dict[int, list[int]] = {}
-        """Where in the log each seat sees an event whole that others see censored."""
-        self._public_shown: frozenset[Card] = frozenset()
-        self._shown: frozenset[Card] = frozenset()
-        self._public: tuple[tuple[Any, ...], _Public] | None = None
-        self._own: dict[int, tuple[PlayerView, PlayerView]] = {}
-        self._records: list[PlayerView | None] = [None] * len(stacks)
-        self._dirty: set[int] = set()
-        """Seats whose public record may have changed since the last view."""
-        self._all_dirty = True
-        """Each seat as a spectator sees it (see :meth:`_public_view`)."""
-        self._pot_key: tuple[tuple[int, bool, int], ...] = ()
-        self._pot_amounts: tuple[int, ...] = ()
-        self._index = {s: i for i, s in enumerate(self.players)}
-        self._pending_draw: tuple[int, tuple[Card, ...]] | None = None
-        self.ante_trimming = ante_trimming
-        """Whether an ante above every other player's ante is returned, like an uncalled bet
-        (PHH's ``ante_trimming_status``; it returns a lone big-blind ante)."""
-        self.dead: set[int] = set()
-        """Seats whose hands were conceded at the showdown (no claim on any pot)."""
-        self._last_blind_seat = self.order[0]
+        rng = rng if rng is not None else make_rng(seed)
+        game_cards = _game_cards(game.ranking.lowest_rank)
+        if deck is None:
+            lowest = game.ranking.lowest_rank
+            deck = (
+                Deck.stripped(lowest, seed=seed, rng=rng)
+                if lowest > 0
+                else Deck.standard(seed=seed, rng=rng)
+            )
+            if cut is not None:
+                raise CroupierError("a cut is reported only for a deck the dealer shuffled")
+            cut = rng.randrange(1, len(deck))  # Poker definitions: Cut
+            deck.cut(cut)
+        else:
+            verify_deck(deck, game, game_cards)
+            if cut is not None:  # the dealer's reported cut, already in the deck's order
+                cut = whole_number(cut, "a cut")
+        # draw poker's restock shuffles from a secret drawn now from the hand's source, so
+        # the hand never needs its random source again (and a copy shares nothing)
+        draws = any(street.draw for street in game.streets)
+        core = HandCore(rules, button, stacks)
+        self._core = core
+        self._betting = BettingRound(
+            core,
+            antes=ante_by_seat,
+            blinds=explicit_blinds,
+            voluntary_blind=voluntary_blind,
+            ante_trimming=ante_trimming,
+        )
+        self._dealer = Dealer(
+            core, deck, game_cards=game_cards, restock_seed=rng.getrandbits(64) if draws else 0
+        )
+        self._automatic = automatic
+        self._events_seen: tuple[ev.Event, ...] = ()
+        self._views = SeatViews(core)
         if voluntary_blind:
-            self._verify_voluntary_blind()
-        self._log(
+            self._betting.verify_voluntary_blind()
+        core.record(
             ev.HandStarted(
                 game.name,
                 button,
-                self.order,
-                tuple(p.stack for p in self.players.values()),
+                core.order,
+                tuple(p.stack for p in core.players.values()),
                 deck.remaining,
                 voluntary_blind,
-                tuple(self._antes.get(s, 0) for s in self.order),
+                tuple(ante_by_seat.get(s, 0) for s in core.order),
                 ante_trimming,
                 engine_version(),
                 rules.fingerprint,
-                tuple(self._explicit_blinds.items()),
+                tuple(explicit_blinds.items()),
             )
         )
-        self._log(ev.DeckCut(cut))
+        core.record(ev.DeckCut(cut))
+        if before_first_card is not None:
+            before_first_card(self)
         if automatic:
             self._run_chores()
+
+    # ------------------------------------------------------- the hand's facts
+    @property
+    def rules(self) -> TableRules:
+        """The table's rules."""
+        return self._core.rules
+
+    @property
+    def game(self) -> GameSpec:
+        """The game."""
+        return self._core.game
+
+    @property
+    def button(self) -> int:
+        """The button seat."""
+        return self._core.button
+
+    @property
+    def players(self) -> dict[int, PlayerState]:
+        """Each seat's state, in seat order."""
+        return self._core.players
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Seats in clockwise order."""
+        return self._core.order
+
+    @property
+    def board(self) -> list[Card]:
+        """Community cards."""
+        return self._core.board
+
+    @property
+    def street(self) -> int:
+        """Index of the current street."""
+        return self._core.street
+
+    @property
+    def dead(self) -> set[int]:
+        """Seats whose hands were conceded at the showdown (no claim on any pot)."""
+        return self._core.dead
+
+    @property
+    def deck(self) -> Deck:
+        """The deck (its dealt, burned and discard piles are the record of the cards)."""
+        return self._dealer.deck
+
+    @property
+    def voluntary_blind(self) -> bool:
+        """Whether a voluntary blind (11.x(c)) is posted."""
+        return self._betting.voluntary_blind
+
+    @property
+    def ante_trimming(self) -> bool:
+        """Whether an ante above every other player's ante is returned, like an uncalled bet
+        (PHH's ``ante_trimming_status``; it returns a lone big-blind ante)."""
+        return self._betting.ante_trimming
+
+    @property
+    def automatic(self) -> bool:
+        """Whether the dealer's chores run by themselves, as declared when the hand was built
+        (:meth:`step` runs them one at a time otherwise)."""
+        return self._automatic
+
+    @property
+    def events(self) -> tuple[ev.Event, ...]:
+        """The event log, oldest first: immutable events in an immutable sequence (the
+        referee alone adds to it).
+
+        >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1)
+        >>> [e.describe() for e in hand.events[-2:]]
+        ['seat 2 is dealt ??', 'seat 1 is dealt ??']
+        """
+        log = self._core.log
+        if len(self._events_seen) != len(log):
+            self._events_seen = tuple(log)
+        return self._events_seen
+
+    @property
+    def phase(self) -> Phase:
+        """Where the hand is."""
+        return self._core.phase
+
+    @property
+    def stage(self) -> Stage:
+        """What the hand does next (see :class:`~croupier.poker._core.Stage`).
+
+        >>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1).stage
+        <Stage.BET: 'bet'>
+        """
+        return self._core.stage
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether the hand is over."""
+        return self._core.stage == Stage.DONE
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act, or None."""
+        core = self._core
+        return core.actor if core.stage in _ACTING else None
+
+    @property
+    def street_name(self) -> str:
+        """The current street's name."""
+        return self._core.street_name
+
+    @property
+    def current_bet(self) -> int:
+        """The highest bet of the round."""
+        return self._betting.current_bet
+
+    @property
+    def total_pot(self) -> int:
+        """Every chip committed this hand (bets in front included)."""
+        return self._core.total_pot
+
+    @property
+    def pots(self) -> list[Pot]:
+        """Main and side pots as they stand (bets in front included)."""
+        return self._core.pots
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """Chips behind, by seat."""
+        return {s: p.stack for s, p in self._core.players.items()}
+
+    @property
+    def awards(self) -> tuple[ev.PotAwarded, ...]:
+        """The pots paid so far."""
+        return tuple(self._core.awarded)
+
+    @property
+    def next_chore(self) -> Chore | None:
+        """The next dealer chore as a value (None when a player is to act or it is over).
+
+        >>> HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1, automatic=False).next_chore
+        <Chore.POST_FORCED_BETS: 'post forced bets'>
+        """
+        return self._core.next_chore
+
+    @property
+    def cards_needed(self) -> int:
+        """How many cards the next deal takes (burn card included): what a live dealer
+        passes to :meth:`deal`; 0 when no deal is due.
+
+        >>> live = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=Deck([], shuffle=False))
+        >>> live.next_chore, live.cards_needed
+        (<Chore.DEAL: 'deal'>, 4)
+        """
+        return self._dealer.cards_needed
+
+    def hand_of(self, seat: int) -> HandValue | None:
+        """A player's evaluated hand once the board is complete (None if folded or not yet)."""
+        return self._core.hands.get(seat)
+
+    def seats_clockwise_from(self, seat: int) -> list[int]:
+        """The seats in the hand in clockwise order, starting just after ``seat``.
+
+        >>> HandState(TableRules(), {1: 100, 4: 100, 6: 100}, button=4, seed=1).seats_clockwise_from(4)
+        [6, 1, 4]
+        """
+        return self._core.clockwise_from(seat)
 
     # ---------------------------------------------------------- dealer chores
     def step(self) -> ev.Event | None:
         """Run the next dealer chore (when :attr:`phase` is ``DEALER``); return its last event."""
-        if self.phase is not Phase.DEALER:
-            raise CroupierError(f"no dealer chore is due: {self.phase.value}")
-        if self._waiting_for_cards():
+        core = self._core
+        if core.phase is not Phase.DEALER:
+            raise CroupierError(f"no dealer chore is due: {core.phase.value}")
+        if self._dealer.waiting_for_cards():
             raise IllegalActionError(
                 "Poker 3.3",
                 f"the live dealer deals the next {self.cards_needed} cards",
                 "deal(cards)",
             )
-        before = len(self.events)
-        stage = self._stage
+        log = core.log
+        before = len(log)
+        stage = core.stage
         if stage == Stage.FORCED:
-            self._post_forced_bets()
+            self._betting.post_forced_bets()
         elif stage == Stage.DEAL:
-            self._deal_street()
+            self._dealer.deal_street()
         elif stage == Stage.BET:
-            self._open_betting()
+            self._betting.open()
         elif stage == Stage.DRAW:
-            self._open_draw()
+            self._dealer.open_draw()
         elif stage == Stage.COLLECT:
-            self._collect()
+            self._betting.collect()
         elif stage == Stage.SHOWDOWN:
-            self._showdown()
+            showdown.show_down(core, self._betting.aggressor)
         elif stage == Stage.AWARD:
-            self._award()
-        return self.events[-1] if len(self.events) > before else None
+            showdown.award(core)
+        return log[-1] if len(log) > before else None
 
     def _run_chores(self) -> None:
-        while self.phase is Phase.DEALER and not self._waiting_for_cards():
+        core, dealer = self._core, self._dealer
+        while core.phase is Phase.DEALER and not dealer.waiting_for_cards():
             self.step()
 
-    def _waiting_for_cards(self) -> bool:
-        """A live dealer's hand waits at a deal until the cards are entered."""
-        return (
-            self._placed
-            and self._stage in (Stage.DEAL, Stage.REPLACE)
-            and len(self.deck) < self.cards_needed
-        )
-
     def _after_action(self) -> None:
-        if self.automatic:
+        if self._automatic:
             self._run_chores()
+
+    # ------------------------------------------------------------ betting
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do (empty when nobody is to act). Worked out once
+        per point of the hand: a server asks for them for the view, then again to check
+        the action that comes back.
+
+        >>> HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=7).legal_actions().describe()
+        'fold, call 10, raise to 20..100'
+        """
+        return self._betting.legal()
+
+    def verify_fold(self) -> None:
+        """Raise :class:`IllegalActionError` unless the player to act may fold."""
+        self._betting.verify_fold()
+
+    def can_fold(self) -> bool:
+        """Whether :meth:`fold` is legal now (worked out, never raised and caught)."""
+        return self._betting.can_fold()
+
+    def fold(self) -> ev.Folded:
+        """Fold: the player's chips stay in the pot (they can no longer win it)."""
+        self._betting.verify_fold()
+        return self._chores_after(self._betting.fold())
+
+    def verify_check(self) -> None:
+        """Raise unless the player to act may check."""
+        self._betting.verify_check()
+
+    def can_check(self) -> bool:
+        """Whether :meth:`check` is legal now."""
+        return self._betting.can_check()
+
+    def check(self) -> ev.Checked:
+        """Check (nothing to call)."""
+        self._betting.verify_check()
+        return self._chores_after(self._betting.check())
+
+    def verify_call(self) -> None:
+        """Raise unless the player to act may call."""
+        self._betting.verify_call()
+
+    def can_call(self) -> bool:
+        """Whether :meth:`call` is legal now."""
+        return self._betting.can_call()
+
+    def call(self) -> ev.Called:
+        """Call the highest bet, or go all in for less when the stack is short (Call, Table Stakes)."""
+        self._betting.verify_call()
+        return self._chores_after(self._betting.call())
+
+    def verify_raise_to(self, amount: int) -> None:
+        """Raise unless the player to act may bet or raise to ``amount`` (a round total)."""
+        self._betting.verify_raise_to(amount)
+
+    def can_raise_to(self, amount: int) -> bool:
+        """Whether :meth:`raise_to` with this amount is legal now."""
+        return self._betting.can_raise_to(amount)
+
+    def raise_to(self, amount: int) -> ev.RaisedTo:
+        """Bet or raise so that the player's total for the round is ``amount``."""
+        self._betting.verify_raise_to(amount)
+        event = self._betting.make_bet(int(amount), bring_in=False)
+        return self._chores_after(event)  # type: ignore[return-value]
+
+    def verify_bring_in(self, amount: int) -> None:
+        """Raise unless the lowest up card may bring in for ``amount`` (12.2(a))."""
+        self._betting.verify_bring_in(amount)
+
+    def can_bring_in(self, amount: int) -> bool:
+        """Whether :meth:`bring_in` is legal now."""
+        return self._betting.can_bring_in(amount)
+
+    def bring_in(self, amount: int) -> ev.BringIn:
+        """The lowest up card opens the betting with at least the table minimum (12.2(a))."""
+        self._betting.verify_bring_in(amount)
+        event = self._betting.make_bet(int(amount), bring_in=True)
+        return self._chores_after(event)  # type: ignore[return-value]
+
+    def _chores_after(self, event: _E) -> _E:
+        """After a player's action: the chores that follow, when they run by themselves."""
+        if self._automatic:
+            self._run_chores()
+        return event
+
+    # ------------------------------------------------------------ dealing
+    def verify_discard(self, cards: Iterable[str | Card]) -> None:
+        """Raise unless the player to act may discard these cards (draw poker)."""
+        self._dealer.verify_discard(cards)
+
+    def can_discard(self, cards: Iterable[str | Card]) -> bool:
+        """Whether :meth:`discard` is legal now."""
+        return can(self._dealer.verify_discard, cards)
+
+    def discard(self, cards: Iterable[str | Card] = ()) -> ev.Discarded:
+        """Discard these cards (none to stand pat) and be dealt as many replacements."""
+        self._dealer.verify_discard(cards)
+        return self._chores_after(self._dealer.discard(cards))
+
+    def verify_report_boxed_card(self, card: Card | str) -> None:
+        """Raise unless the dealer may report ``card`` as boxed now: face up in the deck
+        before it is dealt, so it must be the next card of a deal
+        (Poker definitions: Boxed Card). A fifth boxed card makes the deck defective
+        (Poker definitions: Defective Deck); the hand must then be declared a misdeal,
+        which croupier does not model (Decision 3.2-16), so the report is refused.
+
+        >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=1, automatic=False)
+        >>> hand.can_report_boxed_card("As")
+        False
+        """
+        self._dealer.verify_report_boxed_card(card)
+
+    def can_report_boxed_card(self, card: Card | str) -> bool:
+        """Whether :meth:`report_boxed_card` is allowed now."""
+        return can(self._dealer.verify_report_boxed_card, card)
+
+    def report_boxed_card(self, card: Card | str) -> ev.CardBoxed:
+        """The dealer found ``card`` face up on top of the deck: it is shown to everyone
+        and set aside with the burn cards, and the deal goes on with the next card.
+
+        >>> from croupier.cards import full_deck
+        >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1,
+        ...                  deck=Deck(full_deck(), shuffle=False), automatic=False)
+        >>> _ = hand.step()  # forced bets
+        >>> hand.report_boxed_card(hand.deck.peek(1)[0]).describe()
+        'boxed card 2c set aside'
+        """
+        self._dealer.verify_report_boxed_card(card)
+        return self._dealer.report_boxed_card()
+
+    def verify_deal(self, cards: Iterable[Card | str] | str) -> None:
+        """Raise unless a live dealer may enter these cards now: the hand was started with
+        an empty deck, a deal is due, and ``cards`` are exactly :attr:`cards_needed` cards
+        of the game's deck, none seen before, in the order dealt (burn card first).
+
+        >>> live = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=Deck([], shuffle=False))
+        >>> live.can_deal("As Kd"), live.can_deal("As Kd Qh Jc")
+        (False, True)
+        """
+        self._dealer.verify_deal(cards)
+
+    def can_deal(self, cards: Iterable[Card | str] | str) -> bool:
+        """Whether :meth:`deal` with these cards is allowed now."""
+        return can(self._dealer.verify_deal, cards)
+
+    def deal(self, cards: Iterable[Card | str] | str) -> ev.Event:
+        """A live dealer enters the cards physically dealt (burn card first, then one card
+        at a time clockwise, then the board): croupier referees, the dealer deals. Returns
+        the deal's last event; in automatic mode the chores after it run too.
+
+        >>> live = HandState(TableRules(), {1: 100, 2: 100}, button=1, deck=Deck([], shuffle=False))
+        >>> live.deal("As Kd Qh Jc").describe(), live.actor
+        ('seat 1 is dealt ??', 2)
+        """
+        self._dealer.verify_deal(cards)
+        return self._chores_after(self._dealer.deal(cards))
+
+    # ------------------------------------------------------------ showdown
+    def verify_concede(self, seat: int) -> None:
+        """Raise unless ``seat`` may give up its claim now: at the showdown, before the hands
+        are read (a hand thrown away is dead, Poker definitions: Dead Hand)."""
+        showdown.verify_concede(self._core, seat)
+
+    def can_concede(self, seat: int) -> bool:
+        """Whether :meth:`concede` is legal now."""
+        return can(showdown.verify_concede, self._core, seat)
+
+    def concede(self, seat: int) -> ev.Conceded:
+        """Give up the hand unshown at the showdown (driven step by step, ``automatic=False``);
+        the hand can then win no pot unless every other claimant has conceded too."""
+        return showdown.concede(self._core, seat)
+
+    def verify_request_show(self, seat: int) -> None:
+        """Raise unless ``seat``'s hand may be shown on request: any player may ask to see
+        any hand in the final showdown (Omaha 17.5(d))."""
+        showdown.verify_request_show(self._core, seat)
+
+    def can_request_show(self, seat: int) -> bool:
+        """Whether :meth:`request_show` is legal now."""
+        return can(showdown.verify_request_show, self._core, seat)
+
+    def request_show(self, seat: int) -> ev.HandShown:
+        """Expose a showdown hand at any player's request (17.5(d)); cards speak, so the
+        result stands. A hand already shown is not logged twice."""
+        return showdown.request_show(self._core, seat)
+
+    def inspect(self, seat: int) -> tuple[Card, ...]:
+        """The dealer's look at a player's cards once the hand is over (Poker 18.3)."""
+        return showdown.inspect(self._core, seat)
 
     # ------------------------------------------------------------ action values
     def verify(self, action: Action) -> None:
@@ -355,29 +658,31 @@ class HandState(Dealing, Betting, Showdown):
         if not isinstance(action, Action):
             raise InvalidActionError(f"not an action: {action!r}")
         chooser = isinstance(action, Concede | RequestShow)
-        if not chooser and action.seat is not None and action.seat != self.actor:
-            whom = f"seat {self.actor} is to act" if self.actor is not None else "nobody is to act"
-            raise self._error("Omaha 17.3(c)", f"seat {action.seat} cannot act: {whom}")
+        actor = self.actor
+        if not chooser and action.seat is not None and action.seat != actor:
+            whom = f"seat {actor} is to act" if actor is not None else "nobody is to act"
+            raise self._betting.error("Omaha 17.3(c)", f"seat {action.seat} cannot act: {whom}")
+        betting = self._betting
         match action:
             case Fold():
-                self.verify_fold()
+                betting.verify_fold()
             case Check():
-                self.verify_check()
+                betting.verify_check()
             case Call():
-                self.verify_call()
+                betting.verify_call()
             case CheckOrCall():
-                if not self.can_check():
-                    self.verify_call()
+                if not betting.can_check():
+                    betting.verify_call()
             case RaiseTo(amount=amount):
-                self.verify_raise_to(amount)
+                betting.verify_raise_to(amount)
             case BringIn(amount=amount):
-                self.verify_bring_in(amount)
+                betting.verify_bring_in(amount)
             case Discard(cards=cards):
-                self.verify_discard(cards)
+                self._dealer.verify_discard(cards)
             case Concede(seat=seat):
-                self.verify_concede(seat)  # type: ignore[arg-type]
+                showdown.verify_concede(self._core, seat)  # type: ignore[arg-type]
             case RequestShow(shown=shown):
-                self.verify_request_show(shown)
+                showdown.verify_request_show(self._core, shown)
             case _:  # pragma: no cover - every Action subclass is matched above
                 raise InvalidActionError(f"not a poker action: {action!r}")
 
@@ -401,35 +706,41 @@ class HandState(Dealing, Betting, Showdown):
         RaisedTo(seat=1, to=30, increment=20, full=True, all_in=False)
         """
         self.verify(action)
+        betting = self._betting
+        event: ev.Event
         match action:
             case Fold():
-                return self._fold()
+                event = betting.fold()
             case Check():
-                return self._check()
+                event = betting.check()
             case Call():
-                return self._call()
+                event = betting.call()
             case CheckOrCall():
-                return self._check() if self.can_check() else self._call()
+                event = betting.check() if betting.can_check() else betting.call()
             case RaiseTo(amount=amount):
-                return self._make_bet(int(amount), bring_in=False)
+                event = betting.make_bet(int(amount), bring_in=False)
             case BringIn(amount=amount):
-                return self._make_bet(int(amount), bring_in=True)
+                event = betting.make_bet(int(amount), bring_in=True)
             case Discard(cards=cards):
-                return self._discard(cards)
+                event = self._dealer.discard(cards)
             case Concede(seat=seat):
-                return self.concede(seat)  # type: ignore[arg-type]
+                return showdown.concede(self._core, seat)  # type: ignore[arg-type]
             case RequestShow(shown=shown):
-                before = len(self.events)
-                shown_event = self.request_show(shown)  # the request, or the hand shown before
-                return self.events[before] if len(self.events) > before else shown_event
-        raise InvalidActionError(f"not a poker action: {action!r}")  # pragma: no cover
+                log = self._core.log
+                before = len(log)
+                shown_event = showdown.request_show(self._core, shown)  # or the hand shown before
+                return log[before] if len(log) > before else shown_event
+            case _:  # pragma: no cover
+                raise InvalidActionError(f"not a poker action: {action!r}")
+        return self._chores_after(event)
 
     # ----------------------------------------------------------------- views
     def view_for(self, seat: int | None) -> SeatView:
         """What one player (or, with None, a spectator) may see: a frozen
         :class:`~croupier.poker.views.SeatView` with own cards, others' up cards, the board,
         stacks, bets, pots, the legal actions when it is the seat's turn, and the log with
-        every card the seat may not see hidden.
+        every card the seat may not see hidden. Each view is kept up to date from the events
+        since that viewer's last one (:class:`~croupier.poker.views.SeatViews`).
 
         >>> from croupier.poker import HOLDEM, NoLimit, TableRules
         >>> hand = HandState(TableRules(HOLDEM, NoLimit()), {1: 100, 2: 100}, button=1, seed=3)
@@ -437,139 +748,13 @@ class HandState(Dealing, Betting, Showdown):
         >>> len(view.me.down), view.players[0].down
         (2, (None, None))
         """
-        if seat is not None and seat not in self.players:
+        core = self._core
+        if seat is not None and seat not in core.players:
             raise CroupierError(f"seat {seat!r} is not in this hand")
-        shown, players, pots, pot, board, index = self._public_view()
-        actor = self.actor
-        legal = None
-        to_call = 0
-        if seat is not None:
-            i = index[seat]
-            player = self.players[seat]
-            down = tuple(player.down)
-            if players[i].down != down:  # the owner sees his own down cards
-                players = (
-                    *players[:i],
-                    self._own_record(seat, players[i], down),
-                    *players[i + 1 :],
-                )
-            if actor == seat:
-                legal = self.legal_actions()
-                to_call = max(self._current_bet - player.bet, 0)
-        return SeatView(
-            seat=seat,
-            game=self.game.name,
-            street=self.street_name,
-            button=self.button,
-            board=board,
-            players=players,
-            pot=pot,
-            pots=pots,
-            actor=actor,
-            to_call=to_call,
-            legal=legal,
-            events=self._censored_log(seat, shown),
-            complete=self._stage == Stage.DONE,
-        )
-
-    def _public_view(
-        self,
-    ) -> _Public:
-        """The part of every view that is the same for all (the shown cards, each seat as
-        a spectator sees it, the pots), worked out once per change of the hand: a server
-        asks for every seat's view after each action. A seat's record is made anew only
-        when something in it changed (else it is the same object: a server encodes it
-        once), and the pots only when the chips put in or the players in the hand did."""
-        key = (len(self.events), self._actor, self._stage, self.street)
-        cached = self._public
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        shown = self._shown
-        records = self._records
-        players = self.players
-        changed: Iterable[int] = self.order if self._all_dirty or shown else self._dirty
-        index = self._index
-        for seat in changed:
-            p = players[seat]
-            down = tuple(c if c in shown else None for c in p.down)
-            all_in = p.stack == 0 and not p.folded and p.contributed > 0
-            new = PlayerView(seat, p.stack, p.bet, p.folded, all_in, tuple(p.up), down)
-            i = index[seat]
-            if new != records[i]:
-                records[i] = new
-        self._dirty.clear()
-        self._all_dirty = False
-        all_in_seen = any(r.all_in for r in records if r is not None)
-        total = self.total_pot
-        if not all_in_seen:  # one pot (what build_pots gives when nobody in is all in)
-            self._pot_key = ()
-            self._pot_amounts = (
-                (total,) if total and not all(p.folded for p in self.players.values()) else ()
-            )
-        else:
-            # the pots depend on who is all in too (an award can lift a stack off zero)
-            pot_key = tuple((p.contributed, p.folded, p.stack) for p in self.players.values())
-            if self._pot_key != pot_key:
-                self._pot_key = pot_key
-                self._pot_amounts = tuple(pot.amount for pot in self.pots)
-        public: _Public = (
-            shown,
-            cast(tuple[PlayerView, ...], tuple(records)),  # every record is made above
-            self._pot_amounts,
-            total,
-            tuple(self.board),
-            self._index,
-        )
-        self._public = (key, public)
-        return public
-
-    def _own_record(self, seat: int, public: PlayerView, down: tuple[Card, ...]) -> PlayerView:
-        """``public`` (the seat as others see it) with the owner's down cards: the same
-        object while neither changes."""
-        kept = self._own.get(seat)
-        if kept is not None and kept[0] is public and kept[1].down == down:
-            return kept[1]
-        own = PlayerView(
-            public.seat, public.stack, public.bet, public.folded, public.all_in, public.up, down
-        )
-        self._own[seat] = (public, own)
-        return own
-
-    def _censored_log(self, seat: int | None, shown: frozenset[Card]) -> tuple[ev.Event, ...]:
-        """The log as ``seat`` sees it, extended by the events since the seat's last view.
-
-        Each event is censored once for every viewer (its public form, and the one seat
-        that sees it whole: a player's own down cards and discards); a seat's log takes the
-        public form unless it is that seat. A new shown hand can uncover earlier deals:
-        then the public forms are worked out again (once a hand, at the showdown)."""
-        events = self.events
-        public, own_at = self._public_log, self._own_at
-        if self._public_shown != shown:
-            public.clear()  # more cards shown: censor again
-            own_at.clear()
-            self._views.clear()
-            self._public_shown = shown
-        done = len(public)
-        if done < len(events):
-            for i in range(done, len(events)):
-                event = events[i]
-                seen = censor_event(event, None, shown)
-                public.append(seen)
-                if seen is not event:
-                    owner = _owner(event)
-                    if owner != _NO_OWNER:
-                        own_at.setdefault(owner, []).append(i)
-        log = self._views.get(seat)
-        if log is None:
-            log = self._views[seat] = []
-        start = len(log)
-        if start < len(public):
-            log.extend(public[start:])  # the public forms, then the seat's own entries
-            if seat is not None:
-                mine = own_at.get(seat, [])
-                for i in mine[bisect.bisect_left(mine, start) :]:
-                    log[i] = events[i]
-        return tuple(log)
+        if seat is not None and seat == self.actor:
+            to_call = max(self._betting.current_bet - core.players[seat].bet, 0)
+            return self._views.view(seat, self._betting.legal(), to_call)
+        return self._views.view(seat, None, 0)
 
     # ------------------------------------------------------------ copies, payoffs
     def copy(self) -> HandState:
@@ -587,34 +772,13 @@ class HandState(Dealing, Betting, Showdown):
         True
         """
         new = object.__new__(HandState)
-        state = self.__dict__.copy()
-        new.__dict__ = state
-        players = {}
-        for seat, player in self.players.items():
-            twin = object.__new__(PlayerState)
-            twin.__dict__ = player.__dict__.copy()
-            twin.down = player.down[:]
-            twin.up = player.up[:]
-            players[seat] = twin
-        state["players"] = players
-        state["board"] = self.board[:]
-        state["events"] = self.events[:]
-        state["deck"] = self.deck.copy()
-        state["_to_act"] = set(self._to_act)
-        state["_awarded"] = self._awarded[:]
-        state["_hands"] = dict(self._hands)
-        state["_restocked"] = set(self._restocked)
-        state["_antes"] = dict(self._antes)
-        state["dead"] = set(self.dead)
-        state["_restock_orders"] = self._restock_orders[:]
-        state["_views"] = {}
-        state["_public_log"] = []
-        state["_own_at"] = {}
-        state["_public"] = None
-        state["_own"] = {}
-        state["_records"] = [None] * len(self.players)
-        state["_dirty"] = set()
-        state["_all_dirty"] = True
+        core = self._core.copy()
+        new._core = core
+        new._betting = self._betting.copy(core)
+        new._dealer = self._dealer.copy(core)
+        new._automatic = self._automatic
+        new._events_seen = self._events_seen
+        new._views = SeatViews(core)
         return new
 
     def payoffs(self) -> dict[int, int]:
@@ -646,7 +810,7 @@ class HandState(Dealing, Betting, Showdown):
                 (p.seat, p.stack, p.bet, p.contributed, p.folded, tuple(p.down), tuple(p.up))
                 for p in self.players.values()
             ),
-            "events": tuple(self.events),
+            "events": tuple(self._core.log),
         }
 
     @classmethod
@@ -654,10 +818,12 @@ class HandState(Dealing, Betting, Showdown):
         cls, rules: TableRules, events: Sequence[ev.Event], *, automatic: bool = True
     ) -> HandState:
         """Rebuild a hand from its event log: the cards in the order they were dealt, the
-        forced bets, and the players' decisions. With ``automatic`` the dealer's chores
-        after the last decision are run too, as in a hand dealt automatically.
+        forced bets, and the players' decisions. ``automatic`` declares the rebuilt hand's
+        chores as the constructor does: with it the dealer's chores after the last decision
+        are run too, and follow every action from there on.
 
-        The log is checked against the rules: it must be of the rules' game, every
+        The log is checked against the rules: it must have been played under rules with
+        the same fingerprint (:attr:`TableRules.fingerprint`, in its first event), every
         decision must come from the seat to act, and every event the replay produces must
         equal the logged one; a mismatch raises :class:`CroupierError` naming the event.
 
@@ -667,12 +833,84 @@ class HandState(Dealing, Betting, Showdown):
         Folded(seat=2)
         >>> HandState.replay(TableRules(), hand.events).stacks == hand.stacks
         True
-        >>> HandState.replay(TableRules(OMAHA, PotLimit()), hand.events)
+        >>> HandState.replay(TableRules(OMAHA, PotLimit()), hand.events)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        croupier.errors.CroupierError: the log is of a holdem hand; these rules are for omaha
+        croupier.errors.CroupierError: the log was played under rules ... (a holdem hand); these rules are ... (omaha): replay it with its own rules
+        >>> HandState.replay(TableRules(), [])
+        Traceback (most recent call last):
+        ...
+        croupier.errors.CroupierError: an event log starts with HandStarted
         """
-        return replay_hand(cls, rules, events, automatic=automatic)
+        start = event_log(events, ev.HandStarted, ev.Event)
+        if not isinstance(rules, TableRules):
+            raise CroupierError(f"rules must be TableRules, not {rules!r}")
+        if start.rules_version and start.rules_version != rules.fingerprint:
+            raise CroupierError(
+                f"the log was played under rules {start.rules_version} (a {start.game} hand); "
+                f"these rules are {rules.fingerprint} ({rules.game.name}): replay it with its "
+                "own rules"
+            )
+        if start.game != rules.game.name:  # a log from before fingerprints were recorded
+            raise CroupierError(
+                f"the log is of a {start.game} hand; these rules are for {rules.game.name}"
+            )
+        if len(start.stacks) != len(start.seats) or (
+            start.antes and len(start.antes) != len(start.seats)
+        ):
+            raise CroupierError("the log's first event names seats and stacks that do not match")
+        logged_cut = events[1] if len(events) > 1 and isinstance(events[1], ev.DeckCut) else None
+        state = cls(
+            rules,
+            dict(zip(start.seats, start.stacks, strict=True)),
+            start.button,
+            deck=Deck(start.deck, shuffle=False),
+            automatic=False,
+            voluntary_blind=start.voluntary_blind,
+            antes=dict(zip(start.seats, start.antes, strict=True)) if start.antes else None,
+            ante_trimming=start.ante_trimming,
+            blinds=dict(start.blinds) or None,
+            cut=logged_cut.position if logged_cut is not None else None,
+        )
+        state._core.log[0] = start
+        if logged_cut is None:  # a log from before cuts were recorded
+            del state._core.log[1]  # the log's own record of engine and rules versions
+        state._events_seen = ()  # the first events were replaced: the public tuple is made again
+        if not start.deck:  # cards were placed as the hand went (a replayed record)
+            order: list[Card] = []
+            for event in events:
+                if isinstance(event, ev.CardBurned):
+                    order.append(event.card)
+                elif isinstance(event, ev.CardsDealt | ev.CommunityDealt):
+                    order.extend(c for c in event.cards if c not in order)
+            state.deck.put_on_top(order)
+        state._dealer.restock_orders = [e.cards for e in events if isinstance(e, ev.StubRestocked)]
+        for index, event in enumerate(events[1:], start=1):
+            if isinstance(event, ev.CardBoxed):  # the dealer's report, where it was made
+                while state.phase is Phase.DEALER and len(state._core.log) < index:
+                    state.step()
+                state.report_boxed_card(event.card)
+                continue
+            if not isinstance(event, ev.PlayerAction):
+                continue
+            conceding = isinstance(event, ev.Conceded)
+            while state.phase is Phase.DEALER and not (
+                conceding and state.next_chore is Chore.SHOWDOWN
+            ):
+                state.step()
+            if type(event) not in (ev.Conceded, ev.ShowRequested) and event.seat != state.actor:
+                raise CroupierError(
+                    f"event {index} of the log ({event.describe()}): "
+                    + (f"seat {state.actor} is to act" if state.actor else "nobody is to act")
+                )
+            state.apply(event.action)
+        while state.phase is Phase.DEALER and len(state._core.log) < len(events):
+            state.step()
+        same_log(events, state._core.log)
+        state._automatic = automatic  # the rebuilt hand's own declaration, once it is rebuilt
+        if automatic:
+            state._run_chores()
+        return state
 
 
 def _explicit_blinds(

@@ -50,7 +50,7 @@ decisions 3.2-7 and 3.2-8):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from croupier.cards.rng import make_rng
@@ -362,8 +362,16 @@ class Table(Seating):
             rules=self.rules,
         )
 
-    def start_hand(self, *, automatic: bool = True) -> HandState:
+    def start_hand(
+        self,
+        *,
+        automatic: bool = True,
+        before_first_card: Callable[[HandState], object] | None = None,
+    ) -> HandState:
         """Deal the next hand (blinds posted) and return it; :meth:`finish_hand` ends it.
+        ``automatic`` and ``before_first_card`` are the hand's own (see
+        :class:`~croupier.poker.state.HandState`): the hook runs once after the shuffle and
+        cut, before the first card, where a table commits to the deck.
 
         >>> table = Table(TableRules(), seats=6, seed=4)
         >>> table.sit("Ann", 2, 100); table.sit("Bob", 5, 100)
@@ -379,6 +387,7 @@ class Table(Seating):
             plan.dealer_seat,
             rng=self._rng,
             automatic=automatic,
+            before_first_card=before_first_card,
             blinds=dict(plan.blinds) if plan.blinds else None,
         )
         self.hand_number += 1

@@ -18,21 +18,24 @@ True
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from croupier import codec
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
 from croupier.poker import events as ev
+from croupier.poker._core import HandCore, Stage
 from croupier.poker.actions import LegalActions
 
 __all__ = [
     "PlayerView",
     "SeatView",
+    "SeatViews",
     "censor",
     "censor_event",
     "event_from_dict",
@@ -217,6 +220,10 @@ def event_to_dict(event: ev.Event) -> dict[str, Any]:
     return codec.event_to_dict(event)
 
 
+SeatView._event_types.setdefault("HandEnded", ev.DealEnded)  # a log written before the rename
+"""The settlement event's old name, read in logs and stores written before 0.1.0's rename."""
+
+
 def event_from_dict(data: dict[str, Any]) -> ev.Event:
     """Rebuild an event from :func:`event_to_dict`; anything else raises
     :class:`CroupierError`.
@@ -225,3 +232,182 @@ def event_from_dict(data: dict[str, Any]) -> ev.Event:
     Folded(seat=3)
     """
     return codec.event_from_dict(SeatView._event_types, data)
+
+
+_NO_OWNER = -1
+"""No seat sees an event otherwise than every viewer does."""
+
+
+def _owner(event: ev.Event) -> int:
+    """The seat that sees a censored event whole: a player's own down cards or discards."""
+    if isinstance(event, ev.CardsDealt | ev.Discarded):
+        return event.seat
+    return _NO_OWNER
+
+
+_Public = tuple[
+    frozenset[Card], tuple[PlayerView, ...], tuple[int, ...], int, tuple[Card, ...], dict[int, int]
+]
+"""The shown cards, each seat's public record, the pots, the pot, the board and where
+each seat's record is in the tuple (a hand's seats never change)."""
+
+
+class SeatViews:
+    """The views of one hand, each kept up to date from the events since that viewer's
+    last view: each event is censored once (its public form, and the one seat that sees it
+    whole), a seat's record is made anew only when an event named it, and the pots are
+    worked out again only when the chips put in, the folds or the stacks changed. A view's
+    cost follows what changed since the viewer's last one, not the log's length.
+
+    >>> from croupier.poker import HandState, TableRules
+    >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=3)
+    >>> hand.view_for(1).events[-1] == hand.view_for(1).events[-1]
+    True
+    """
+
+    def __init__(self, core: HandCore) -> None:
+        self.core = core
+        """The hand these are views of."""
+        self._views: dict[int | None, list[ev.Event]] = {}
+        self._public_log: list[ev.Event] = []
+        """Each event as a spectator sees it (see :meth:`_censored_log`)."""
+        self._own_at: dict[int, list[int]] = {}
+        """Where in the log each seat sees an event whole that others see censored."""
+        self._public_shown: frozenset[Card] = frozenset()
+        self._public: tuple[tuple[Any, ...], _Public] | None = None
+        """The part of every view that is the same for all (see :meth:`_public_view`)."""
+        self._own: dict[int, tuple[PlayerView, PlayerView]] = {}
+        self._records: list[PlayerView | None] = [None] * len(core.players)
+        self._pot_key: tuple[tuple[int, bool, int], ...] = ()
+        self._pot_amounts: tuple[int, ...] = ()
+        self._index = {s: i for i, s in enumerate(core.players)}
+
+    def view(self, seat: int | None, legal: LegalActions | None, to_call: int) -> SeatView:
+        """The view of ``seat`` (None: a spectator), with ``legal`` and ``to_call`` when it
+        is the seat's turn."""
+        core = self.core
+        shown, players, pots, pot, board, index = self._public_view()
+        if seat is not None:
+            i = index[seat]
+            down = tuple(core.players[seat].down)
+            if players[i].down != down:  # the owner sees his own down cards
+                players = (
+                    *players[:i],
+                    self._own_record(seat, players[i], down),
+                    *players[i + 1 :],
+                )
+        stage = core.stage
+        return SeatView(
+            seat=seat,
+            game=core.game.name,
+            street=core.street_name,
+            button=core.button,
+            board=board,
+            players=players,
+            pot=pot,
+            pots=pots,
+            actor=core.actor if stage in (Stage.BET, Stage.DRAW) else None,
+            to_call=to_call,
+            legal=legal,
+            events=self._censored_log(seat, shown),
+            complete=stage == Stage.DONE,
+        )
+
+    def _public_view(self) -> _Public:
+        """The part of every view that is the same for all (the shown cards, each seat as
+        a spectator sees it, the pots), worked out once per change of the hand: a server
+        asks for every seat's view after each action. A seat's record is made anew only
+        when something in it changed (else it is the same object: a server encodes it
+        once), and the pots only when the chips put in or the players in the hand did."""
+        key = (len(self.core.log), self.core.actor, self.core.stage, self.core.street)
+        cached = self._public
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        shown = self.core.shown
+        records = self._records
+        players = self.core.players
+        changed: Iterable[int] = (
+            self.core.order if self.core.all_dirty or shown else self.core.dirty
+        )
+        index = self._index
+        for seat in changed:
+            p = players[seat]
+            down = tuple(c if c in shown else None for c in p.down)
+            all_in = p.stack == 0 and not p.folded and p.contributed > 0
+            new = PlayerView(seat, p.stack, p.bet, p.folded, all_in, tuple(p.up), down)
+            i = index[seat]
+            if new != records[i]:
+                records[i] = new
+        self.core.dirty.clear()
+        self.core.all_dirty = False
+        all_in_seen = any(r.all_in for r in records if r is not None)
+        total = self.core.total_pot
+        if not all_in_seen:  # one pot (what build_pots gives when nobody in is all in)
+            self._pot_key = ()
+            self._pot_amounts = (
+                (total,) if total and not all(p.folded for p in self.core.players.values()) else ()
+            )
+        else:
+            # the pots depend on who is all in too (an award can lift a stack off zero)
+            pot_key = tuple((p.contributed, p.folded, p.stack) for p in self.core.players.values())
+            if self._pot_key != pot_key:
+                self._pot_key = pot_key
+                self._pot_amounts = tuple(pot.amount for pot in self.core.pots)
+        public: _Public = (
+            shown,
+            cast(tuple[PlayerView, ...], tuple(records)),  # every record is made above
+            self._pot_amounts,
+            total,
+            tuple(self.core.board),
+            self._index,
+        )
+        self._public = (key, public)
+        return public
+
+    def _own_record(self, seat: int, public: PlayerView, down: tuple[Card, ...]) -> PlayerView:
+        """``public`` (the seat as others see it) with the owner's down cards: the same
+        object while neither changes."""
+        kept = self._own.get(seat)
+        if kept is not None and kept[0] is public and kept[1].down == down:
+            return kept[1]
+        own = PlayerView(
+            public.seat, public.stack, public.bet, public.folded, public.all_in, public.up, down
+        )
+        self._own[seat] = (public, own)
+        return own
+
+    def _censored_log(self, seat: int | None, shown: frozenset[Card]) -> tuple[ev.Event, ...]:
+        """The log as ``seat`` sees it, extended by the events since the seat's last view.
+
+        Each event is censored once for every viewer (its public form, and the one seat
+        that sees it whole: a player's own down cards and discards); a seat's log takes the
+        public form unless it is that seat. A new shown hand can uncover earlier deals:
+        then the public forms are worked out again (once a hand, at the showdown)."""
+        events = self.core.log
+        public, own_at = self._public_log, self._own_at
+        if self._public_shown != shown:
+            public.clear()  # more cards shown: censor again
+            own_at.clear()
+            self._views.clear()
+            self._public_shown = shown
+        done = len(public)
+        if done < len(events):
+            for i in range(done, len(events)):
+                event = events[i]
+                seen = censor_event(event, None, shown)
+                public.append(seen)
+                if seen is not event:
+                    owner = _owner(event)
+                    if owner != _NO_OWNER:
+                        own_at.setdefault(owner, []).append(i)
+        log = self._views.get(seat)
+        if log is None:
+            log = self._views[seat] = []
+        start = len(log)
+        if start < len(public):
+            log.extend(public[start:])  # the public forms, then the seat's own entries
+            if seat is not None:
+                mine = own_at.get(seat, [])
+                for i in mine[bisect.bisect_left(mine, start) :]:
+                    log[i] = events[i]
+        return tuple(log)

@@ -9,7 +9,9 @@
   owns one box and decides its hands. A player may back another box (``wager 3 10``)
   once its owner has wagered on it: the owner still decides (the engine's rule, the
   first wager on a box decides). Sitting down, leaving and rebuying while a round is in
-  play take effect when it is over.
+  play take effect when it is over. All of this is the engine's
+  :class:`~croupier.blackjack.table.BlackjackTable` (its seating refusals are sent with
+  the code ``refused``); the store hears of every change first (the table's ledger).
 * **Wagers.** While the round takes wagers a person sends ``wager 10`` (on his own box),
   ``wager 3 10`` (backing box 3), ``withdraw`` / ``withdraw 3``, and ``deal`` or ``pass``
   (the same: "I am done with wagers"). He is done once he has a wager on his own box or
@@ -46,9 +48,10 @@ from croupier.blackjack.actions import (
     parse_action,
 )
 from croupier.blackjack.actions import Deal as DealAction
-from croupier.blackjack.hands import RoundPhase
-from croupier.blackjack.policies import Policy
+from croupier.blackjack.hands import Phase
 from croupier.blackjack.round import BlackjackRound
+from croupier.blackjack.seating import BoxError
+from croupier.blackjack.table import BlackjackTable
 from croupier.errors import CroupierError, InvalidActionError
 from croupier.server.config import TableConfig
 from croupier.server.protocol import ErrorMessage
@@ -61,147 +64,81 @@ _DONE = "done"
 
 
 class BlackjackPlays(RunnerBase):
-    """A blackjack table's boxes and its people's requests (see the module docstring);
+    """A blackjack table's people's requests (see the module docstring), over the engine's
+    :class:`~croupier.blackjack.table.BlackjackTable` (the boxes, their owners and chips,
+    the bots, the changes that wait for the round in play);
     :class:`~croupier.server.blackjack_table.BlackjackRunner` sets the state below."""
 
     config: TableConfig
     buy_in: int
     """What a player sits down with (and the most a rebuy may bring him to)."""
-    number: int
-    """The number of the round in play, else of the last one (1, 2, ...)."""
+    table: BlackjackTable
+    """The engine's table: the boxes, the players, the shoe."""
     round: BlackjackRound | None
-    """The round in play (None between rounds)."""
-    owners: dict[int, str]
-    """Who sits at each box."""
-    chips: dict[str, int]
-    """Each seated player's chips (between rounds; during one the round's bankrolls)."""
-    _in_play: bool
-    _bots: dict[str, Policy]
-    _leaving: set[str]
-    _pending: dict[str, int | None]
-    _rebuys: dict[str, int]
-    _sitting_out: set[str]
+    """The round in play, once journaled (None between rounds)."""
     _done: set[str]
 
     # ------------------------------------------------------------------ seats
-    def _free_boxes(self) -> list[int]:
-        claimed = set(self.owners) | {b for b in self._pending.values() if b is not None}
-        return [b for b in range(1, self.config.seats + 1) if b not in claimed]
+    @property
+    def number(self) -> int:
+        """The number of the round in play, else of the last one (1, 2, ...)."""
+        return self.table.round_number
 
-    def _seat(self, name: str, box: int | None, policy: str | None) -> int:
-        if box is None or box in self.owners:
-            box = next(b for b in range(1, self.config.seats + 1) if b not in self.owners)
-        assert self.session is not None
-        self.store.sit(
-            self.session,
-            name,
-            box,
-            policy,
-            buy_in=self.buy_in,
-            guard=self.guard,
-            account=None if policy is not None else self.account_of(name),
-        )
-        self.owners[box] = name
-        self.chips[name] = self.buy_in
-        return box
+    @property
+    def owners(self) -> dict[int, str]:
+        """Who sits at each box."""
+        return self.table.owners
+
+    @property
+    def chips(self) -> dict[str, int]:
+        """Each seated player's chips (between rounds; during one the round's bankrolls)."""
+        return self.table.chips
 
     def holds(self, name: str) -> bool:
         """Whether ``name`` is a person at a box here or waiting for one (not a bot)."""
-        return name not in self._bots and (name in self._pending or self.seat_of(name) is not None)
+        table = self.table
+        return not table.is_bot(name) and (name in table.waiting or table.seat_of(name) is not None)
 
     def seat_of(self, name: str | None) -> int | None:
         """The box ``name`` sits at, if any."""
-        for box, owner in self.owners.items():
-            if owner == name:
-                return box
-        return None
+        return None if name is None else self.table.seat_of(name)
 
     def sit(self, name: str, seat: int | None, buy_in: int | None) -> int | None:
         """Seat a person at box ``seat`` (None: the first free box) with the table's buy-in:
         his box, or None while a round is in play (he is seated when it is over)."""
-        if self.seat_of(name) is not None:
-            raise CroupierError(f"{name} already sits at box {self.seat_of(name)}")
-        if buy_in is not None and buy_in != self.buy_in:
+        if buy_in is not None and buy_in != self.buy_in and self.seat_of(name) is None:
             raise CroupierError(f"the buy-in at {self.name} is {self.buy_in}")
-        if name in self._pending:
-            raise CroupierError(f"{name} is already waiting for a box")
-        free = self._free_boxes()
-        if seat is not None and seat not in free:
-            raise CroupierError(f"box {seat} is not free at {self.name}")
-        if not free:
-            raise CroupierError(f"{self.name} is full")
-        if self._in_play:
-            self._pending[name] = seat if seat is not None else free[0]
-            return None
-        box = self._seat(name, seat, None)
-        self._changed.set()
-        return box
+        return self.table.sit(name, seat, self.buy_in)
 
     def leave(self, name: str) -> None:
         """Leave now between rounds, else when the round in play is over (his turns are
         taken for him meanwhile: stand, or draw where 12.1(d) says so)."""
-        if self._pending.pop(name, -1) != -1:
-            return
-        if self.seat_of(name) is None:
-            raise CroupierError(f"{name} has no box at {self.name}")
-        if not self._in_play:
-            self._cash_out(name)
-        else:
-            self._leaving.add(name)
+        self.table.leave(name)
+        if name in self.table.leaving:
             self._acted.set()
 
     def sit_out(self, name: str) -> None:
         """Skip rounds from the next one on (the box is kept, nobody waits for him)."""
-        if self.seat_of(name) is None:
-            raise CroupierError(f"{name} has no box at {self.name}")
-        self._sitting_out.add(name)
+        self.table.sit_out(name)
 
     def sit_in(self, name: str) -> None:
         """Wager again from the next round on."""
-        if self.seat_of(name) is None:
-            raise CroupierError(f"{name} has no box at {self.name}")
-        self._sitting_out.discard(name)
+        self.table.sit_in(name)
         self._changed.set()
 
     def rebuy(self, name: str, amount: int) -> None:
         """Add chips between rounds (now, or when the round in play is over); the chips
         may not pass the buy-in."""
-        if self.seat_of(name) is None or name in self._bots:
+        if self.seat_of(name) is None or self.table.is_bot(name):
             raise CroupierError(f"{name} has no box at {self.name}")
-        have = self.chips.get(name, 0) + self._rebuys.get(name, 0)  # before the round in play
-        if amount < 1 or have + amount > self.buy_in:
-            raise CroupierError(
-                f"a rebuy of {amount} would make {have + amount}: at most {self.buy_in} here"
-            )
-        if not self._in_play:
-            self._buy(name, amount)
-        else:
-            self._rebuys[name] = self._rebuys.get(name, 0) + amount
-
-    def _buy(self, name: str, amount: int) -> None:
-        assert self.session is not None
-        self.store.buy_in(self.session, name, amount, guard=self.guard)
-        self.chips[name] = self.chips.get(name, 0) + amount
-        self._changed.set()
-
-    def _cash_out(self, name: str) -> None:
-        assert self.session is not None
-        # the ledger first: a refused write (a lost lease) leaves the chips where they are
-        self.store.cash_out(self.session, name, self.chips.get(name, 0), guard=self.guard)
-        self.chips.pop(name, None)
-        box = self.seat_of(name)
-        if box is not None:
-            del self.owners[box]
-        self._bots.pop(name, None)
-        self._leaving.discard(name)
-        self._sitting_out.discard(name)
+        self.table.rebuy(name, amount, most=self.buy_in)
 
     def humans(self) -> list[str]:
         """The people seated."""
-        return [n for _, n in sorted(self.owners.items()) if n not in self._bots]
+        return [n for n in self.table.players if not self.table.is_bot(n)]
 
     def must_default(self, who: Any) -> bool:
-        return who in self._leaving
+        return who in self.table.leaving
 
     # ------------------------------------------------------------------ actions
     def _parse(self, name: str, text: str) -> Action | str:
@@ -229,7 +166,7 @@ class BlackjackPlays(RunnerBase):
         except InvalidActionError as error:
             return self.refuse("bad_action", str(error))
         rnd = self.round
-        if self.seat_of(name) is None or name in self._bots:
+        if self.seat_of(name) is None or self.table.is_bot(name):
             return self.refuse("not_seated", f"{name} has no box here")
         if rnd is None or rnd.is_complete:
             return self.refuse("no_hand", "no round is waiting for an action")
@@ -239,7 +176,7 @@ class BlackjackPlays(RunnerBase):
             )
         if name not in rnd.bankrolls:
             return self.refuse("not_dealt_in", f"{name} joins the table with the next round")
-        if rnd.phase is RoundPhase.WAGERS:
+        if rnd.phase is Phase.WAGERS:
             return self._act_wager(rnd, name, action)
         return self._act_decision(rnd, name, action)
 
@@ -260,17 +197,10 @@ class BlackjackPlays(RunnerBase):
         if action.player != name:
             return self.refuse("not_yours", f"{name} wagers only his own chips")
         own = self.seat_of(name)
-        box = rnd.boxes.get(action.box)
-        if action.box != own and isinstance(action, PlaceWager):
-            owner = self.owners.get(action.box)
-            if owner is None or box is None or box.owner != owner:
-                return self.refuse(
-                    "refused", f"box {action.box} may be backed once its owner has wagered on it"
-                )
-        elif isinstance(action, WithdrawWager) and box is not None and len(box.wagers) > 1:
-            return self.refuse("refused", f"box {own} is backed: its owner's wager stays")
         try:
-            rnd.apply(action)
+            self.table.wager(rnd, action)
+        except BoxError as error:  # the table's seating: backing, an owner's wager
+            return self.refuse("refused", str(error))
         except CroupierError as error:
             return self.refuse(
                 "illegal" if getattr(error, "rule", None) else "bad_action", str(error), error

@@ -8,7 +8,9 @@ What the people do (boxes, wagers, decisions) is
 are :class:`~croupier.server.config.TableConfig`'s.
 
 * **The shoe.** A shoe is committed to (:func:`~croupier.fairness.commit_deck` of its whole
-  order) before its first round, and every round opens with a
+  order) before its first round, by the engine table's commitment hook (the
+  :class:`~croupier.blackjack.table.BlackjackTable` runs it once a shoe, after the shuffle
+  and before any card), and every round opens with a
   :class:`~croupier.server.protocol.CommitmentMessage` (``hand`` = the round's number,
   ``digest`` = the shoe's commitment) before its first card. The round is journaled when
   it opens, with the shoe's full order and salt as the journal's reveal and the shoe's
@@ -58,12 +60,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from croupier.blackjack import events as ev
-from croupier.blackjack.actions import Action, DeclineInsurance, Hit, Stand
 from croupier.blackjack.actions import Deal as DealAction
 from croupier.blackjack.bots import BLACKJACK_BOTS
-from croupier.blackjack.hands import RoundPhase
+from croupier.blackjack.hands import Phase
 from croupier.blackjack.policies import Policy
 from croupier.blackjack.round import BlackjackRound
+from croupier.blackjack.seating import ChipsBought, PlayerLeft, PlayerSeated, TableEvent
+from croupier.blackjack.table import BlackjackTable, default_play
 from croupier.blackjack.views import event_from_dict, event_to_dict
 from croupier.cards.deck import Shoe
 from croupier.codec import JsonView
@@ -130,22 +133,19 @@ class BlackjackRunner(BlackjackPlays):
         self.session = self.reopen_session(self.rules, config.seed)
         """The store session of this table (a restart carries on with it)."""
         # the state BlackjackPlays declares (and documents)
-        self.number = 0
+        self.table = BlackjackTable(
+            self.rules,
+            config.seats,
+            strict_nz=False,
+            shoes=self._make_shoe,
+            commit=self._commit_shoe,
+            name=config.name,
+        )
         self.round = None
-        self.owners = {}
-        self.chips = {}
-        self.shoe: Shoe | None = None
-        """The shoe in play (None: a new one is committed before the next round)."""
         self.shoe_deal: ShoeDeal | None = None
         """The shoe's number in the session, commitment and reveal."""
         self._shoe_number = 0
-        self._fresh = False
-        self._in_play = False
-        self._bots = {}
-        self._leaving = set()
-        self._pending = {}
-        self._rebuys = {}
-        self._sitting_out = set()
+        self._abandoned: int | None = None
         self._done = set()
         self._restore()
 
@@ -156,7 +156,8 @@ class BlackjackRunner(BlackjackPlays):
         balances = self.store.balances(self.session)
         seating = self.store.seating(self.session)
         hands = self.store.hands(self.session)
-        self.number = len(hands)
+        table = self.table
+        table.round_number = len(hands)
         # who owned each box with a wager in the last round: the store seats a player
         # where his first wager of a round went, which may be a box he backed
         owned: dict[int, str] = {}
@@ -168,14 +169,14 @@ class BlackjackRunner(BlackjackPlays):
             owned = {n: b.owner for n, b in replayed.boxes.items()}
         bound = self.store.accounts(self.session)
         bots_first = sorted(seating.items(), key=lambda item: (item[1][1] is None, item[1][0]))
-        for name, (box, policy) in bots_first:
+        for name, (box, policy) in bots_first:  # the store has them: no ledger yet
             chips = balances.get(name, 0)
-            if chips <= 0 or name in self.chips:
+            if chips <= 0 or name in table.chips:
                 continue
             if owned.get(box, name) != name:  # he backed that box: his own is the one he owned
                 box = next((n for n, owner in owned.items() if owner == name), 0)
-            if box in self.owners or not 1 <= box <= self.config.seats:
-                free = self._free_boxes()
+            if box in table.owners or not 1 <= box <= self.config.seats:
+                free = table.free_boxes
                 if policy is not None or not free:
                     self.store.cash_out(self.session, name, chips, guard=self.guard)
                     continue
@@ -183,24 +184,61 @@ class BlackjackRunner(BlackjackPlays):
                 self.store.sit(
                     self.session, name, box, None, guard=self.guard, account=bound.get(name)
                 )
-            self.owners[box] = name
-            self.chips[name] = chips
-            if policy is not None:
-                self._bots[name] = self._bot(policy)
+            table.sit(name, box, chips, policy=None if policy is None else self._bot(policy))
+        table.ledger = self._ledger
         self.know_people(self.humans())
-        if not self.owners:
+        if not table.owners:
             for box in range(1, self.config.bots + 1):
-                name = bot_name(box)
-                self._bots[name] = self._bot(bot_style(self.config))
-                self._seat(name, box, bot_style(self.config))
+                table.sit(bot_name(box), box, self.buy_in, policy=self._bot(bot_style(self.config)))
         live = self.journal.interrupted(self.name)
-        if live is None:
-            return
-        self._shoe_number = max(self._shoe_number, int(live.state.get("shoe", 0)))
-        if live.session != self.session.id or self.on_crash == "void":
+        if live is not None:
+            self._shoe_number = max(self._shoe_number, int(live.state.get("shoe", 0)))
+            if live.session == self.session.id and self.on_crash != "void":
+                self._resume(live)
+                return
             self.void_interrupted(live.id, live.number, "the server restarted mid-round")
-            return
-        self._resume(live)
+        # no round to take up: the old shoe is never dealt again; a new one comes next
+        self._abandoned = self._shoe_number or None
+        table.change_shoe(self._shoe_number + 1)
+
+    def _ledger(self, event: TableEvent) -> None:
+        """The store hears of each change of seats or chips before the table makes it (a
+        refused write, a lost lease, leaves the table as it was)."""
+        assert self.session is not None
+        if isinstance(event, PlayerSeated):
+            self.store.sit(
+                self.session,
+                event.name,
+                event.box,
+                bot_style(self.config) if event.bot else None,
+                buy_in=event.chips,
+                guard=self.guard,
+                account=None if event.bot else self.account_of(event.name),
+            )
+            self._changed.set()
+        elif isinstance(event, ChipsBought):
+            self.store.buy_in(self.session, event.name, event.amount, guard=self.guard)
+            self._changed.set()
+        elif isinstance(event, PlayerLeft):
+            self.store.cash_out(self.session, event.name, event.chips, guard=self.guard)
+
+    def _make_shoe(self, number: int) -> Shoe:
+        """Shoe ``number``: shuffled from the OS CSPRNG, or (a seeded table) from the seed
+        and ``number``."""
+        seed = self.config.seed
+        rng = None if seed is None else random.Random(f"croupier {seed} shoe {number}")
+        return Shoe(self.rules.decks, penetration=self.rules.penetration, rng=rng)
+
+    def _commit_shoe(self, number: int, shoe: Shoe) -> None:
+        """The table's commitment hook: commit to a new shoe's whole order before any card
+        of it is dealt."""
+        commitment, reveal = commit_deck(shoe.remaining)
+        self.shoe_deal = ShoeDeal(number, commitment, reveal)
+
+    @property
+    def shoe(self) -> Shoe:
+        """The shoe in play."""
+        return self.table.shoe
 
     def _resume(self, live: LiveHand) -> None:
         """Replay the journaled round on the journaled shoe and carry on with both."""
@@ -217,12 +255,10 @@ class BlackjackRunner(BlackjackPlays):
         if shoe.remaining != rnd.shoe.remaining:
             raise CroupierError(f"table {self.name}: the journaled round does not fit its shoe")
         rnd.shoe = shoe  # the same cards, with the whole shoe's cut card
-        self.shoe = shoe
-        self.shoe_deal = ShoeDeal(int(live.state["shoe"]), live.commitment, live.reveal)
-        self._fresh = start.burn and rnd.phase is RoundPhase.WAGERS
+        number = int(live.state["shoe"])
+        self.shoe_deal = ShoeDeal(number, live.commitment, live.reveal)
+        self.table.resume_round(rnd, shoe=shoe, shoe_number=number, number=live.number)
         self.round = rnd
-        self.number = live.number
-        self._in_play = True
         self._done = {n for b, n in self.owners.items() if n in self._own_wager(rnd, b)}
         self.adopt(live.id, len(live.events), live.commitment)
         self.resumed.append(live.number)
@@ -233,6 +269,7 @@ class BlackjackRunner(BlackjackPlays):
         return {} if found is None else found.wagers
 
     def _bot(self, style: str) -> Policy:
+        """A bot of ``style`` (an unknown one: the default) for the table's rules."""
         return BLACKJACK_BOTS[style if style in BLACKJACK_BOTS else "default"](self.rules)
 
     # ------------------------------------------------------------------ views
@@ -290,28 +327,20 @@ class BlackjackRunner(BlackjackPlays):
         return self.chips.get(name, 0) >= self.rules.table_minimum
 
     def ready(self) -> bool:
-        """Seat who waits, rebuy, top the bots up, cash out the busted; whether a round can
-        start."""
-        for name, box in list(self._pending.items()):
-            del self._pending[name]
-            if self._free_boxes():
-                self._seat(name, box, None)
-        for name, amount in list(self._rebuys.items()):
-            del self._rebuys[name]
-            if self.seat_of(name) is not None:
-                self._buy(name, amount)
-        for name in list(self.owners.values()):
-            chips = self.chips.get(name, 0)
-            if name in self._bots and chips < self.wager:
-                self._buy(name, self.buy_in - chips)
-            elif name not in self._bots and chips == 0:
-                self._cash_out(name)
+        """Top the bots up, cash out the busted; whether a round can start (who waited for
+        the round in play was seated, and rebought, when it was over)."""
+        table = self.table
+        for name, chips in table.chips.items():
+            if table.is_bot(name) and chips < self.wager:
+                table.rebuy(name, self.buy_in - chips)
+            elif not table.is_bot(name) and chips == 0:
+                table.leave(name)
         if self.round is not None:
             return True  # a resumed round
         if not self.config.play_without_humans and not self.humans():
             return False
-        active = [n for n in self.humans() if n not in self._sitting_out]
-        return bool(self._bots) or any(self._can_wager(None, n) for n in active)
+        active = [n for n in self.humans() if n not in table.sitting_out]
+        return bool(table.bots) or any(self._can_wager(None, n) for n in active)
 
     async def play_hand(self) -> int:
         """Open (or take up a resumed) round, take the wagers, deal, play and record it;
@@ -321,76 +350,58 @@ class BlackjackRunner(BlackjackPlays):
             rnd = await self._open()
         else:
             assert self.shoe_deal is not None
-            self._in_play = True
             self.announce(self.number, self.shoe_deal.commitment.digest)
-            if rnd.phase is RoundPhase.WAGERS:
+            if rnd.phase is Phase.WAGERS:
                 await self._bot_wagers(rnd)
         self.show(rnd)
-        if rnd.phase is RoundPhase.WAGERS:
+        if rnd.phase is Phase.WAGERS:
             await self._wagers(rnd)
             if not rnd.boxes:
                 await self._drop()
                 return 0
             rnd.apply(DealAction())
-            self._fresh = False
             await self.commit(rnd.events, event_to_dict, then=functools.partial(self.show, rnd))
         while not rnd.is_complete:
             actor = rnd.actor
             assert actor is not None
             name = actor.player
-            if name in self._bots:
+            if self.table.is_bot(name):
                 await asyncio.sleep(self.config.bot_delay)
-                self._bot_acts(rnd, name)
-            elif name in self._leaving:
-                _default(rnd)
+                self.table.policy_acts(rnd)  # a failing bot makes the default play, logged
+            elif name in self.table.leaving:
+                default_play(rnd)
             else:
-                await self.wait_for(name, _progressed(rnd), lambda: _default(rnd))
+                await self.wait_for(name, _progressed(rnd), lambda: default_play(rnd))
             await self.commit(rnd.events, event_to_dict, then=functools.partial(self.show, rnd))
         return await self._finish(rnd)
 
     def clock_for(self, rnd: BlackjackRound) -> None:
         """Start the time bank of the people the round waits for next (the wagers' one
         clock, or the person to decide), so the views sent now show it."""
-        if rnd.phase is RoundPhase.WAGERS:
+        if rnd.phase is Phase.WAGERS:
             if self._waiting(rnd):
                 self.start_clock()
             return
         actor = rnd.actor
         if actor is not None and not rnd.is_complete:
             name = actor.player
-            if name not in self._bots and name not in self._leaving:
+            if not self.table.is_bot(name) and name not in self.table.leaving:
                 self.start_clock()
 
-    def _new_shoe(self) -> None:
-        self._shoe_number += 1
-        seed = self.config.seed
-        rng = None if seed is None else random.Random(f"croupier {seed} shoe {self._shoe_number}")
-        shoe = Shoe(self.rules.decks, penetration=self.rules.penetration, rng=rng)
-        commitment, reveal = commit_deck(shoe.remaining)
-        self.shoe = shoe
-        self.shoe_deal = ShoeDeal(self._shoe_number, commitment, reveal)
-        self._fresh = True
-
     async def _open(self) -> BlackjackRound:
-        """Open the next round: commit to a new shoe when needed, journal the round with
-        the shoe's order, and only then send the commitment."""
-        self._in_play = True
-        if self.shoe is None and self._shoe_number:
+        """Open the next round at the table (which shuffles and commits to a new shoe
+        first when one is due), journal it with the shoe's order, and only then send the
+        commitment."""
+        rnd = self.table.new_round()  # from here sitting down and leaving wait for it
+        if self._abandoned is not None:
             # a restart (or a void) abandoned the last shoe: it is never dealt again, so it
             # is put away revealed (no row: no round of it was recorded)
             assert self.session is not None
-            await self.in_store(self.store.reveal_shoe, self.session, self._shoe_number)
-        if self.shoe is None or self.shoe.cut_card_reached:
-            self._new_shoe()
-        shoe, deal = self.shoe, self.shoe_deal
-        assert shoe is not None
+            number, self._abandoned = self._abandoned, None
+            await self.in_store(self.store.reveal_shoe, self.session, number)
+        deal = self.shoe_deal
         assert deal is not None
-        self.number += 1
-        bankrolls = {name: self.chips[name] for _, name in sorted(self.owners.items())}
-        rnd = BlackjackRound(
-            self.rules, shoe, bankrolls, burn=self._fresh and self.rules.burn_on_new_shoe
-        )
-        state = {"shoe": deal.number, "offset": len(deal.reveal.order) - len(shoe)}
+        state = {"shoe": deal.number, "offset": len(deal.reveal.order) - len(rnd.shoe)}
         events = [event_to_dict(e) for e in rnd.events]
         await self.in_store(
             self.open_hand, self.number, deal.commitment, deal.reveal, state, events
@@ -404,11 +415,7 @@ class BlackjackRunner(BlackjackPlays):
 
     async def _bot_wagers(self, rnd: BlackjackRound) -> None:
         """Each bot wagers on its box (unless it has, or cannot cover the wager)."""
-        for box, name in sorted(self.owners.items()):
-            if name not in self._bots or name not in rnd.bankrolls:
-                continue
-            if name not in self._own_wager(rnd, box) and rnd.can_place_wager(box, name, self.wager):
-                rnd.place_wager(box, name, self.wager)
+        self.table.bots_wager(rnd, self.wager)
         await self.commit(rnd.events, event_to_dict)
 
     def _waiting(self, rnd: BlackjackRound) -> frozenset[str]:
@@ -418,8 +425,8 @@ class BlackjackRunner(BlackjackPlays):
             for n in self.humans()
             if n in rnd.bankrolls
             and n not in self._done
-            and n not in self._leaving
-            and n not in self._sitting_out
+            and n not in self.table.leaving
+            and n not in self.table.sitting_out
             and self._can_wager(rnd, n)
         )
 
@@ -455,10 +462,12 @@ class BlackjackRunner(BlackjackPlays):
                     Journal.close_in(db, live_id)
 
         await self.in_store(close)
+        rnd = self.round
+        assert rnd is not None
         self.live_id = None
         self.round = None
-        self.number -= 1
-        self._after_round()
+        self._done = set()
+        self.table.drop_round(rnd)  # then who waited sits, who leaves leaves
 
     async def _finish(self, rnd: BlackjackRound) -> int:
         deal = self.shoe_deal
@@ -475,7 +484,6 @@ class BlackjackRunner(BlackjackPlays):
         )
         self.live_id = None
         self.hand_ids.append(hand_id)
-        self.chips.update(rnd.bankrolls)
         boxes = {n: b for b, n in self.owners.items()}
         results = [
             PlayerResult(name=n, seat=boxes.get(n, 0), stack=c)
@@ -494,43 +502,12 @@ class BlackjackRunner(BlackjackPlays):
             )
         )
         self.hand_over()
-        self._after_round()
-        return hand_id
-
-    def _after_round(self) -> None:
-        self._in_play = False
         self._done = set()
-        for name in list(self._leaving):
-            self._cash_out(name)
-
-    def _bot_acts(self, rnd: BlackjackRound, name: str) -> None:
-        try:
-            rnd.apply(self._bots[name](rnd.view_for(name)))
-            return
-        except Exception:  # a bot's failure must not leave the round stuck
-            pass
-        _default(rnd)
+        self.table.finish_round(rnd)  # the chips carried over; who waited sits, who leaves leaves
+        return hand_id
 
 
 def _progressed(rnd: BlackjackRound) -> Callable[[], bool]:
     """Whether the round has moved on since now (a person's decision was applied)."""
     count = len(rnd.events)
     return lambda: len(rnd.events) != count or rnd.is_complete
-
-
-def _default(rnd: BlackjackRound) -> None:
-    """What the time bank does: decline insurance; stand where legal, else draw (12.1(d));
-    else the first legal action."""
-    actor = rnd.actor
-    assert actor is not None
-    legal = rnd.legal_actions()
-    choice: Action
-    if actor.hand is None:
-        choice = DeclineInsurance(box=actor.box, player=actor.player)
-    elif legal.stand:
-        choice = Stand(box=actor.box, hand=actor.hand, player=actor.player)
-    elif legal.hit:
-        choice = Hit(box=actor.box, hand=actor.hand, player=actor.player)
-    else:
-        choice = legal.actions()[0]
-    rnd.apply(choice)

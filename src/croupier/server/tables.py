@@ -37,7 +37,7 @@ from typing import Any
 
 from croupier.codec import JsonView
 from croupier.errors import CroupierError, InvalidActionError
-from croupier.fairness import commit_deck
+from croupier.fairness import DeckCommitment, DeckReveal, commit_deck
 from croupier.poker._core import Phase
 from croupier.poker.actions import parse_action
 from croupier.poker.bots import BOTS
@@ -204,10 +204,7 @@ class TableRunner(RunnerBase):
     def _resume(self, live: LiveHand) -> None:
         rules = self.config.rules()
         events = [event_from_dict(e) for e in live.events]
-        hand = HandState.replay(rules, events, automatic=False)
-        while hand.phase is Phase.DEALER:
-            hand.step()
-        hand.automatic = True
+        hand = HandState.replay(rules, events)
         plan = _plan_from_dict(live.state["plan"], rules)
         self.table.resume_hand(plan, hand, live.number)
         self.adopt(live.id, len(live.events), live.commitment)
@@ -501,11 +498,11 @@ class TableRunner(RunnerBase):
 
     async def _deal(self) -> HandState:
         table = self.table
-        hand = table.start_hand(automatic=False)
-        commitment, reveal = commit_deck(hand.deck.remaining)
-        while hand.phase is Phase.DEALER:
-            hand.step()
-        hand.automatic = True
+        committed: list[tuple[DeckCommitment, DeckReveal]] = []
+        hand = table.start_hand(
+            before_first_card=lambda h: committed.append(commit_deck(h.deck.remaining))
+        )
+        commitment, reveal = committed[0]
         assert table.plan is not None
         state = {"plan": _plan_to_dict(table.plan)}
         events = [event_to_dict(e) for e in hand.events]

@@ -271,7 +271,7 @@ class _Slots(EventVisitor[list[Card | None]]):
         pk.DeckCut,
         pk.Discarded,
         pk.Folded,
-        pk.HandEnded,
+        pk.DealEnded,
         pk.HandMucked,
         pk.HandShown,
         pk.HandStarted,

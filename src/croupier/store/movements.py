@@ -86,7 +86,7 @@ class _PokerMovements(EventVisitor[list[Movement]]):
         self.out: list[Movement] = []
         self.bets: dict[int, int] = defaultdict(int)
         self.start: pk.HandStarted | None = None
-        self.end: pk.HandEnded | None = None
+        self.end: pk.DealEnded | None = None
 
     @visits(pk.HandStarted)
     def on_started(self, event: pk.HandStarted) -> None:
@@ -135,8 +135,8 @@ class _PokerMovements(EventVisitor[list[Movement]]):
     def on_awarded(self, event: pk.PotAwarded) -> None:
         self.out.extend(Movement(seat, "award", chips) for seat, chips in event.shares)
 
-    @visits(pk.HandEnded)
-    def on_ended(self, event: pk.HandEnded) -> None:
+    @visits(pk.DealEnded)
+    def on_ended(self, event: pk.DealEnded) -> None:
         self.end = event
 
     def result(self) -> list[Movement]:
@@ -180,7 +180,7 @@ class _BlackjackMovements(EventVisitor[list[Movement]]):
         self.wagers: dict[tuple[int, str], int] = {}
         self.hands: dict[int, list[dict[str, int]]] = {}
         self.start: bj.RoundStarted | None = None
-        self.end: bj.RoundSettled | None = None
+        self.end: bj.DealEnded | None = None
 
     @visits(bj.RoundStarted)
     def on_started(self, event: bj.RoundStarted) -> None:
@@ -220,8 +220,8 @@ class _BlackjackMovements(EventVisitor[list[Movement]]):
     def on_settled(self, event: bj.HandSettled | bj.InsuranceSettled) -> None:
         self.out.append(Movement(event.player, "settle", event.stake + event.net))
 
-    @visits(bj.RoundSettled)
-    def on_round_settled(self, event: bj.RoundSettled) -> None:
+    @visits(bj.DealEnded)
+    def on_round_settled(self, event: bj.DealEnded) -> None:
         self.end = event
         self.out.append(Movement(None, "bank", event.bank))
 

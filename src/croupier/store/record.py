@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from croupier.blackjack.policies import Policy as BlackjackPolicy
 from croupier.blackjack.policies import mimic_the_dealer
 from croupier.blackjack.rules import NZ, BlackjackRules
+from croupier.blackjack.seating import ChipsBought, PlayerSeated, TableEvent
 from croupier.blackjack.table import BlackjackTable
+from croupier.cards.deck import Shoe
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, commit_deck
-from croupier.poker._core import Phase
 from croupier.poker.games import ForcedBets
 from croupier.poker.policies import POLICIES, Policy
 from croupier.poker.settings import TableRules
@@ -186,12 +187,14 @@ def play_committed_hand(
     >>> hand.is_complete, reveal.commitment == commitment
     (True, True)
     """
-    hand = table.start_hand(automatic=False)
-    commitment, reveal = commit_deck(hand.deck.remaining, salts)
-    echo(f"hand {table.hand_number}: deck commitment sha256 {commitment.digest}")
-    while hand.phase is Phase.DEALER:
-        hand.step()
-    hand.automatic = True  # from here the dealer's chores follow each action
+    committed: list[tuple[DeckCommitment, DeckReveal]] = []
+
+    def commit(hand: HandState) -> None:  # after the shuffle and cut, before the first card
+        committed.append(commit_deck(hand.deck.remaining, salts))
+        echo(f"hand {table.hand_number + 1}: deck commitment sha256 {committed[0][0].digest}")
+
+    hand = table.start_hand(before_first_card=commit)
+    commitment, reveal = committed[0]
     while not hand.is_complete:
         seat = hand.actor
         if seat is None:  # pragma: no cover - an automatic hand always has an actor
@@ -232,44 +235,47 @@ def play_and_record_blackjack(
         raise CroupierError(f"{len(names)} players for {rules.boxes} boxes")
     bet = rules.table_minimum if wager is None else wager
     stake = 50 * bet if buy_in is None else buy_in
-    table = BlackjackTable(rules, rng=_rng(seed, "shoe") if seed is not None else None)
     salts = _rng(seed, "salt") if seed is not None else None
     session = store.start_session(rules, seed=seed, label=label)
-    chips: dict[str, int] = {}
+    bot = getattr(policy, "__name__", type(policy).__name__)
+    shoes: list[ShoeDeal] = []
+
+    def commit(number: int, shoe: Shoe) -> None:  # a new shoe, before its first card
+        shoes.append(ShoeDeal(number, *commit_deck(shoe.remaining, salts)))
+        echo(f"shoe {number}: commitment sha256 {shoes[-1].commitment.digest}")
+
+    def ledger(event: TableEvent) -> None:  # the store hears first
+        if isinstance(event, PlayerSeated):
+            store.sit(session, event.name, event.box, bot)
+            store.buy_in(session, event.name, event.chips)
+        elif isinstance(event, ChipsBought):
+            store.buy_in(session, event.name, event.amount)
+
+    table = BlackjackTable(
+        rules,
+        rng=_rng(seed, "shoe") if seed is not None else None,
+        commit=commit,
+        ledger=ledger,
+    )
     for box, name in enumerate(names, start=1):
-        store.sit(session, name, box, getattr(policy, "__name__", type(policy).__name__))
-        store.buy_in(session, name, stake)
-        chips[name] = stake
+        table.sit(name, box, stake, policy=policy)
     ids: list[int] = []
     commitments: list[str] = []
-    shoe: ShoeDeal | None = None
-    shuffles = -1
     for _ in range(rounds):
-        for name, have in chips.items():
+        for name, have in table.chips.items():
             if have < bet:
-                store.buy_in(session, name, stake)
-                chips[name] = have + stake
-        rnd = table.new_round(chips)
-        if shoe is None or table.shuffles != shuffles:  # a new shoe: commit to it first
-            shuffles = table.shuffles
-            number = 1 if shoe is None else shoe.number + 1
-            shoe = ShoeDeal(number, *commit_deck(rnd.shoe.remaining, salts))
-            echo(f"shoe {number}: commitment sha256 {shoe.commitment.digest}")
-        for box, name in enumerate(names, start=1):
-            rnd.place_wager(box, name, bet)
+                table.rebuy(name, stake)
+        rnd = table.new_round()
+        table.bots_wager(rnd, bet)
         rnd.deal()
-        while not rnd.is_complete:
-            actor = rnd.actor
-            if actor is None:  # pragma: no cover - a dealt round always has a decision
-                raise CroupierError("no decision is due in an unsettled round")
-            rnd.apply(policy(rnd.view_for(actor.player)))
+        table.play_bots(rnd)  # a failing bot makes the default play, logged
         for event in rnd.events:
             echo(f"  {event.describe()}")
-        chips = dict(rnd.bankrolls)
+        table.finish_round(rnd)
         finished = table.shoe.cut_card_reached
-        ids.append(store.record_blackjack_round(session, rnd, shoe, shoe_finished=finished))
-        commitments.append(shoe.commitment.digest)
-    for name in chips:
+        ids.append(store.record_blackjack_round(session, rnd, shoes[-1], shoe_finished=finished))
+        commitments.append(shoes[-1].commitment.digest)
+    for name in table.chips:
         store.cash_out(session, name)
     store.end_session(session)
     return RecordedSession(session, tuple(ids), tuple(commitments))

@@ -617,7 +617,7 @@ class _Boxes(EventVisitor[dict[str, int]]):
         bj.HiddenCard,
         bj.InsuranceDecided,
         bj.InsuranceSettled,
-        bj.RoundSettled,
+        bj.DealEnded,
         bj.RoundStarted,
     )
 

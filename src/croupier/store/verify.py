@@ -199,12 +199,12 @@ class _Edges(EventVisitor["_Edge | None"]):
         chips = dict(event.bankrolls)
         self.edge = _Edge("blackjack", True, chips, event.rules_version, event.engine_version)
 
-    @visits(pk.HandEnded)
-    def on_hand_ended(self, event: pk.HandEnded) -> None:
+    @visits(pk.DealEnded)
+    def on_hand_ended(self, event: pk.DealEnded) -> None:
         self.edge = _Edge("poker", False, dict(event.stacks))
 
-    @visits(bj.RoundSettled)
-    def on_round_settled(self, event: bj.RoundSettled) -> None:
+    @visits(bj.DealEnded)
+    def on_round_settled(self, event: bj.DealEnded) -> None:
         self.edge = _Edge("blackjack", False, dict(event.bankrolls))
 
     def result(self) -> _Edge | None:

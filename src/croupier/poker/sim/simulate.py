@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal, commit_deck
-from croupier.poker._core import Phase
 from croupier.poker.policies import POLICIES
 from croupier.poker.settings import TableRules
 from croupier.poker.state import HandState
@@ -159,17 +158,20 @@ def _chunk(
     totals = [0] * n
     squares = [0] * n
     players = [POLICIES[p](rng) for p in policies]
+    committed: list[tuple[DeckCommitment, DeckReveal]] = []
+
+    def commit(hand: HandState) -> None:
+        committed.append(commit_deck(hand.deck.remaining, salts))
+
     for i in range(hands):
         button = i % n + 1  # the button moves one seat a hand; stacks reset every hand
         stacks = dict.fromkeys(range(1, n + 1), stack)
         if record is None:
             hand = HandState(rules, stacks, button, rng=rng)
         else:  # the same hand, committed to its shuffled deck before the first card
-            hand = HandState(rules, stacks, button, rng=rng, automatic=False)
-            commitment, reveal = commit_deck(hand.deck.remaining, salts)
-            while hand.phase is Phase.DEALER:
-                hand.step()
-            hand.automatic = True
+            committed.clear()
+            hand = HandState(rules, stacks, button, rng=rng, before_first_card=commit)
+            commitment, reveal = committed[0]
         while not hand.is_complete:
             seat = hand.legal_actions().actor
             assert seat is not None  # dealt automatically: a player acts until the end

@@ -48,7 +48,7 @@ export function describe(event) {
         `Box ${event.box} hand ${event.hand + 1}, ${p(event.player)}: ${escapeHtml(event.outcome)} ` +
         `${signed(event.net)}${event.rule ? ` <span class="muted">(${escapeHtml(event.rule)})</span>` : ""}`
       );
-    case "RoundSettled":
+    case "DealEnded":
       return `Round over: ${(event.bankrolls ?? []).map(([n, c]) => `${p(n)} ${chips(c)}`).join(", ")}`;
     default:
       return escapeHtml(event.type);

@@ -83,7 +83,7 @@ export function describe(event, who) {
       const shares = (event.shares ?? []).map(([s, a]) => `${w(s)} ${chips(a)}`).join(", ");
       return `${shares} from ${pot} (${chips(event.amount)})`;
     }
-    case "HandEnded":
+    case "DealEnded":
       return "The hand is over";
     default:
       return escapeHtml(event.type);
