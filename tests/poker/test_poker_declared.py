@@ -96,8 +96,10 @@ def test_the_actions_of_a_log_play_the_same_hand(
     rng = random.Random(seed)
     while not hand.is_complete:
         hand.apply(random_action(hand, rng))
-    again = HandState(rules, stacks, 1, deck=Deck(hand.events[0].deck, shuffle=False),
-                      cut=hand.events[1].position)  # fmt: skip
+    start, cut = hand.events[:2]
+    assert isinstance(start, ev.HandStarted)
+    assert isinstance(cut, ev.DeckCut)
+    again = HandState(rules, stacks, 1, deck=Deck(start.deck, shuffle=False), cut=cut.position)
     for event in hand.events:
         if isinstance(event, ev.PlayerAction):
             assert event.actor == event.seat
@@ -112,7 +114,9 @@ def test_a_replay_checks_the_fingerprint_first_and_the_game_for_an_old_log() -> 
     other = TableRules(HOLDEM, PotLimit())  # the same game, other rules
     with pytest.raises(CroupierError, match=r"under rules \w+ \(a holdem hand\); these rules"):
         HandState.replay(other, hand.events)
-    old = [dataclasses.replace(hand.events[0], rules_version=""), *hand.events[1:]]
+    start = hand.events[0]
+    assert isinstance(start, ev.HandStarted)
+    old = [dataclasses.replace(start, rules_version=""), *hand.events[1:]]
     assert HandState.replay(other, old).stacks == hand.stacks  # no fingerprint to check
     with pytest.raises(
         CroupierError, match="the log is of a holdem hand; these rules are for omaha"

@@ -143,7 +143,7 @@ def test_boxed_cards_take_their_position_in_the_order() -> None:
         hand.step()
     hand.fold()
     hand.fold()
-    while hand.phase is Phase.DEALER:  # a hand stepped by hand stays so
+    while hand.next_chore is not None:  # a hand stepped by hand stays so
         hand.step()
     taken = dealt_cards(hand.events).cards
     assert taken[0] == reveal.order[0]  # the boxed card, set aside like a burn

@@ -42,10 +42,8 @@ def evaluate_hand(core: HandCore, player: PlayerState) -> HandValue:
     >>> from croupier.cards import parse_cards
     >>> from croupier.poker import TableRules
     >>> core = HandCore(TableRules(), button=1, stacks={1: 100, 2: 100})
-    >>> for seat, cards in ((1, "As Ah"), (2, "Kd Kc")):
-    ...     core.players[seat].down[:] = parse_cards(cards)
-    ...     _ = core.put(core.players[seat], 10)
     >>> core.board[:] = parse_cards("2c 7d 9h Js 3s")
+    >>> core.players[1].down[:] = parse_cards("As Ah")
     >>> evaluate_hand(core, core.players[1]).describe()
     'Pair of aces'
     """
@@ -206,13 +204,8 @@ def verify_concede(core: HandCore, seat: int) -> None:
     """Raise unless ``seat`` may give up its claim now: at the showdown, before the hands
     are read (a hand thrown away is dead, Poker definitions: Dead Hand).
 
-    >>> from croupier.cards import parse_cards
     >>> from croupier.poker import TableRules
     >>> core = HandCore(TableRules(), button=1, stacks={1: 100, 2: 100})
-    >>> for seat, cards in ((1, "As Ah"), (2, "Kd Kc")):
-    ...     core.players[seat].down[:] = parse_cards(cards)
-    ...     _ = core.put(core.players[seat], 10)
-    >>> core.board[:] = parse_cards("2c 7d 9h Js 3s")
     >>> verify_concede(core, 2)
     Traceback (most recent call last):
     ...
@@ -237,13 +230,8 @@ def concede(core: HandCore, seat: int) -> ev.Conceded:
     """Give up the hand unshown at the showdown (driven step by step, ``automatic=False``);
     the hand can then win no pot unless every other claimant has conceded too.
 
-    >>> from croupier.cards import parse_cards
     >>> from croupier.poker import TableRules
     >>> core = HandCore(TableRules(), button=1, stacks={1: 100, 2: 100})
-    >>> for seat, cards in ((1, "As Ah"), (2, "Kd Kc")):
-    ...     core.players[seat].down[:] = parse_cards(cards)
-    ...     _ = core.put(core.players[seat], 10)
-    >>> core.board[:] = parse_cards("2c 7d 9h Js 3s")
     >>> core.stage = Stage.SHOWDOWN
     >>> concede(core, 2), core.dead
     (Conceded(seat=2), {2})
@@ -261,13 +249,8 @@ def verify_request_show(core: HandCore, seat: int) -> None:
     """Raise unless ``seat``'s hand may be shown on request: any player may ask to see
     any hand in the final showdown (Omaha 17.5(d)).
 
-    >>> from croupier.cards import parse_cards
     >>> from croupier.poker import TableRules
     >>> core = HandCore(TableRules(), button=1, stacks={1: 100, 2: 100})
-    >>> for seat, cards in ((1, "As Ah"), (2, "Kd Kc")):
-    ...     core.players[seat].down[:] = parse_cards(cards)
-    ...     _ = core.put(core.players[seat], 10)
-    >>> core.board[:] = parse_cards("2c 7d 9h Js 3s")
     >>> verify_request_show(core, 2)
     Traceback (most recent call last):
     ...
@@ -319,11 +302,9 @@ def inspect(core: HandCore, seat: int) -> tuple[Card, ...]:
     >>> from croupier.cards import parse_cards
     >>> from croupier.poker import TableRules
     >>> core = HandCore(TableRules(), button=1, stacks={1: 100, 2: 100})
-    >>> for seat, cards in ((1, "As Ah"), (2, "Kd Kc")):
-    ...     core.players[seat].down[:] = parse_cards(cards)
-    ...     _ = core.put(core.players[seat], 10)
-    >>> core.board[:] = parse_cards("2c 7d 9h Js 3s")
-    >>> show_down(core, aggressor=None); award(core); inspect(core, 2)
+    >>> core.players[2].down[:] = parse_cards("Kd Kc")
+    >>> core.stage = Stage.DONE
+    >>> inspect(core, 2)
     (Card('Kd'), Card('Kc'))
     """
     if core.stage != Stage.DONE:
