@@ -6,6 +6,7 @@ shoes, real rounds, real policies); no mocks.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -421,6 +422,28 @@ def test_a_resumed_round_is_played_on_and_finished() -> None:
     assert again.chips == {"ann": replayed.bankrolls["ann"]}
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_a_round_resumed_on_the_tables_shoe_deals_what_the_original_deals(seed: int) -> None:
+    """Found in review: a resumed round given the table's shoe drew the players' cards from
+    the replay's own shoe, and the dealer drew them again. Every part now draws from the
+    shoe the round is given."""
+    table = BlackjackTable(NZ, seed=seed)
+    table.sit("ann", 2, 100)
+    rnd = table.new_round()
+    table.wager(rnd, PlaceWager(2, "ann", 10))
+    rnd.deal()
+    replayed = BlackjackRound.replay(NZ, rnd.events)
+    replayed.shoe = rnd.shoe.copy()
+    for played in (rnd, replayed):
+        while not played.is_complete:
+            if played.can_hit() and len(played.events) < 12:  # a hit or two, then the default
+                played.hit()
+            else:
+                default_play(played)
+    assert replayed.events == rnd.events
+    assert replayed.shoe.remaining == rnd.shoe.remaining
+
+
 # ------------------------------------------------------------------------------ chips
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(10, 60))
@@ -473,3 +496,39 @@ def test_chips_are_conserved_over_many_rounds_with_bots(seed: int, steps: int) -
     assert sum(bought.values()) == on_table + sum(paid.values()) + bank
     if table.round is None and table.players:
         assert sum(table.new_round().bankrolls.values()) == on_table
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (lambda t: t.leave(["x"]), "a player is named by a non-empty string"),
+        (lambda t: t.sit_out(["x"]), "a player is named by a non-empty string"),
+        (lambda t: t.sit_in({}), "a player is named by a non-empty string"),
+        (lambda t: t.is_bot(["x"]), "a player is named by a non-empty string"),
+        (lambda t: t.rebuy("ann", 5, most="x"), "a table's most is a whole number"),
+        (lambda t: t.change_shoe("x"), "shoes are numbered from 1"),
+        (lambda t: t.verify_wager(t.new_round(), "x"), "a wager is a PlaceWager or"),
+    ],
+)
+def test_bad_input_to_the_table_is_refused_in_one_line(
+    call: Callable[[BlackjackTable], object], says: str
+) -> None:
+    """Found in review: these raised TypeError or AttributeError."""
+    table = BlackjackTable(NZ, seed=3)
+    table.sit("ann", 2, 100)
+    with pytest.raises(CroupierError, match=says):
+        call(table)
+
+
+def test_a_hook_that_is_not_callable_is_refused_when_the_table_is_made() -> None:
+    with pytest.raises(CroupierError, match=r"^commit must be callable, not 5$"):
+        BlackjackTable(NZ, commit=5)  # type: ignore[arg-type]
+
+
+def test_bad_bankrolls_keep_the_new_shoes_burn_for_the_next_round() -> None:
+    table = BlackjackTable(NZ, seed=4)
+    with pytest.raises(CroupierError):
+        table.new_round({"": 5})
+    start = table.new_round({"ann": 5}).events[0]
+    assert isinstance(start, ev.RoundStarted)
+    assert start.burn

@@ -145,8 +145,7 @@ class BlackjackRound:
             chips[player] = amount
         self.rules = rules
         """The rule set."""
-        self.shoe = shoe
-        """The shoe the cards come from."""
+        self._shoe = shoe
         self.bankrolls: dict[str, int] = chips
         """Each player's chips off the table."""
         self.bank = 0
@@ -192,6 +191,25 @@ class BlackjackRound:
         if len(self._events_seen) != len(log):
             self._events_seen = tuple(log)
         return self._events_seen
+
+    @property
+    def shoe(self) -> Shoe:
+        """The shoe the cards come from. Setting it (a card room resuming a round on its own
+        copy of the shoe) hands the new shoe to every part that draws.
+
+        >>> from croupier.cards import Shoe
+        >>> rnd = BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50})
+        >>> rnd.shoe = rnd.shoe.copy(); len(rnd.shoe)
+        312
+        """
+        return self._shoe
+
+    @shoe.setter
+    def shoe(self, shoe: Shoe) -> None:
+        if not isinstance(shoe, Shoe):
+            raise CroupierError(f"shoe must be a Shoe, not {type(shoe).__name__}")
+        self._shoe = shoe
+        self._plays.shoe = shoe
 
     @property
     def dealer_cards(self) -> tuple[Card, ...]:
@@ -402,7 +420,7 @@ class BlackjackRound:
     def _run(self, step: Callable[[], list[ev.Event]]) -> ev.Event:
         """Run a verified ``step`` all or nothing, log the events it made and return the
         first; the dealer plays and the round settles once no hand is left to act."""
-        if len(self.shoe) < self._most_drawn:  # near the shoe's end: keep an undo record
+        if len(self._shoe) < self._most_drawn:  # near the shoe's end: keep an undo record
             saved = self._save()
             try:
                 return self._logged(step)
@@ -429,12 +447,12 @@ class BlackjackRound:
         return event
 
     def _save(self) -> tuple[Any, ...]:
-        layout = _state.save(self.bankrolls, self.boxes, self.dealer, self._events, self.shoe)
+        layout = _state.save(self.bankrolls, self.boxes, self.dealer, self._events, self._shoe)
         return layout, self.bank, self.phase, self._plays.state()
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
         layout, self.bank, self.phase, plays = saved
-        _state.restore(layout, self.bankrolls, self.boxes, self.dealer, self._events, self.shoe)
+        _state.restore(layout, self.bankrolls, self.boxes, self.dealer, self._events, self._shoe)
         self._events_seen = ()  # the log was cut back: the public tuple is made again
         self._plays.restore(plays)
 
@@ -524,7 +542,7 @@ class BlackjackRound:
         table = self.boxes
         order = sorted(table) if len(table) > 1 else list(table)
         boxes = [table[number] for number in order]
-        made = deal_round(boxes, self.dealer, self.shoe, self.rules, burn=self._burn)
+        made = deal_round(boxes, self.dealer, self._shoe, self.rules, burn=self._burn)
         if self.dealer[0].rank is Rank.ACE and self.rules.insurance:
             self._plays.offer_insurance([(b.number, p) for b in boxes for p in b.wagers])
             self.phase = Phase.INSURANCE
@@ -682,7 +700,7 @@ class BlackjackRound:
             if box.insurance:
                 insured = True
         events = self._events
-        events += play_dealer(self.dealer, hands, insured, self.shoe.draw, self.rules)
+        events += play_dealer(self.dealer, hands, insured, self._shoe.draw, self.rules)
         made, self.bank = settle_round(self.rules, boxes, self.dealer, self.bankrolls, self.bank)
         events += made
         self.phase = Phase.COMPLETE
@@ -725,7 +743,7 @@ class BlackjackRound:
         new = object.__new__(BlackjackRound)
         state = self.__dict__.copy()
         new.__dict__ = state
-        shoe = state["shoe"] = self.shoe.copy()
+        shoe = state["_shoe"] = self._shoe.copy()
         bankrolls = state["bankrolls"] = dict(self.bankrolls)
         boxes = state["boxes"] = {n: b.copy() for n, b in self.boxes.items()}
         state["dealer"] = self.dealer[:]

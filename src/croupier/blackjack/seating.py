@@ -497,7 +497,7 @@ class BoxSeating:
         >>> BlackjackTable().is_bot("ann")
         False
         """
-        player = self._players.get(name)
+        player = self._players.get(self._check_name(name))
         return player is not None and player.policy is not None
 
     def player(self, name: str) -> BoxPlayer:
@@ -508,7 +508,7 @@ class BoxSeating:
         2
         [2]
         """
-        player = self._players.get(name)
+        player = self._players.get(self._check_name(name))
         if player is None:
             raise BoxError(f"{name} has no box at {self.name}")
         return player
@@ -662,7 +662,7 @@ class BoxSeating:
         >>> table.leave("ann"), table.owners
         (100, {})
         """
-        if self._waiting.pop(name, None) is not None:
+        if self._waiting.pop(self._check_name(name), None) is not None:
             return None
         player = self.player(name)
         if self._in_round():
@@ -727,6 +727,8 @@ class BoxSeating:
         player = self.player(name)
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise BoxError(f"a rebuy is a whole number of chips, not {amount!r}")
+        if most is not None and (isinstance(most, bool) or not isinstance(most, int)):
+            raise BoxError(f"a table's most is a whole number of chips, not {most!r}")
         have = player.chips + player.waiting_chips  # before the round in play
         if most is not None and (amount < 1 or have + amount > most):
             raise BoxError(f"a rebuy of {amount} would make {have + amount}: at most {most} here")

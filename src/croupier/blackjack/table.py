@@ -121,6 +121,9 @@ class BlackjackTable(BoxSeating):
             raise BoxError(f"a table has 1 to {rules.boxes} boxes, not {count!r}")
         if isinstance(shoe_number, bool) or not isinstance(shoe_number, int) or shoe_number < 1:
             raise BoxError(f"shoes are numbered from 1, not {shoe_number!r}")
+        for hook, what in ((commit, "commit"), (ledger, "ledger"), (shoes, "shoes")):
+            if hook is not None and not callable(hook):
+                raise BoxError(f"{what} must be callable, not {hook!r}")
         self._init_seating(count, name, ledger)
         self.rules = rules
         """The rule set."""
@@ -164,6 +167,10 @@ class BlackjackTable(BoxSeating):
             raise BoxError(
                 f"the shoe is changed between rounds: round {self.round_number} is in play"
             )
+        if number is not None and (
+            isinstance(number, bool) or not isinstance(number, int) or number < 1
+        ):
+            raise BoxError(f"shoes are numbered from 1, not {number!r}")
         self._next_shoe = self.shoe_number + 1 if number is None else number
 
     def _open_shoe(self) -> bool:
@@ -208,7 +215,13 @@ class BlackjackTable(BoxSeating):
         croupier.blackjack.seating.BoxError: round 1 is still in play at the table
         """
         if bankrolls is not None:
-            return BlackjackRound(self.rules, self.shoe, bankrolls, burn=self._open_shoe())
+            fresh = self._fresh
+            burn = self._open_shoe()
+            try:
+                return BlackjackRound(self.rules, self.shoe, bankrolls, burn=burn)
+            except CroupierError:  # bad bankrolls: the shoe's burn is kept for the next round
+                self._fresh = fresh or burn
+                raise
         if self.round is not None:
             raise BoxError(f"round {self.round_number} is still in play at {self.name}")
         if not self._players:
@@ -313,6 +326,8 @@ class BlackjackTable(BoxSeating):
         croupier.blackjack.seating.BoxError: box 1 may be backed once its owner has wagered on it
         """
         self._check_round(rnd)
+        if not isinstance(action, PlaceWager | WithdrawWager):
+            raise BoxError(f"a wager is a PlaceWager or a WithdrawWager, not {action!r}")
         player = self.player(action.player)
         if action.box in player.boxes:
             box = rnd.boxes.get(action.box)
