@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import operator
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
@@ -28,19 +27,14 @@ from croupier.errors import CroupierError
 
 __all__ = [
     "JsonView",
-    "ViewSplicer",
     "decode",
     "encode",
     "event_from_dict",
-    "event_text",
     "event_to_dict",
     "event_types",
-    "json_text",
-    "made_once",
 ]
 
 T = TypeVar("T")
-R = TypeVar("R")
 V = TypeVar("V", bound="JsonView")
 
 
@@ -56,16 +50,6 @@ def event_types(
 def event_to_dict(event: Any) -> dict[str, Any]:
     """One event as a JSON-ready dict with its ``type``."""
     return {"type": type(event).__name__, **encode(event)}
-
-
-def event_text(event: Any) -> str:
-    """One event as compact JSON text (:func:`event_to_dict`, then :func:`json_text`).
-
-    >>> from croupier.poker import events as ev
-    >>> event_text(ev.Folded(3))
-    '{"type":"Folded","seat":3}'
-    """
-    return _COMPACT(event_to_dict(event))
 
 
 def event_from_dict(kinds: Mapping[str, type[T]], data: object) -> T:
@@ -91,19 +75,6 @@ def encode(obj: Any) -> dict[str, Any]:
     {'seat': 1, 'stack': 90, 'bet': 10, 'folded': False, 'all_in': False, 'up': [], 'down': ['As', None]}
     """
     return {name: _plain(getattr(obj, name)) for name in _field_names(type(obj))}
-
-
-_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
-
-
-def json_text(value: Any) -> str:
-    """``value`` (a record, a tuple, a card, a scalar: what :func:`encode` reads) as compact
-    JSON text, the way pydantic writes a message (no spaces, text not escaped to ASCII).
-
-    >>> json_text((Card.parse("As"), None, "é"))
-    '["As",null,"é"]'
-    """
-    return _COMPACT(_plain(value))
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -138,27 +109,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     return value
-
-
-def _is_record(value: Any) -> bool:
-    return dataclasses.is_dataclass(value) and not isinstance(value, type)
-
-
-def made_once(value: Any, memo: dict[int, tuple[Any, Any]], make: Callable[[Any], R]) -> R:
-    """``make(value)``, or what it made before for this very object (the memo holds the
-    object too, so its id is not reused while the entry lives).
-
-    >>> memo: dict[int, tuple[Any, Any]] = {}
-    >>> seat = (Card.parse("As"),)
-    >>> made_once(seat, memo, _plain) is made_once(seat, memo, _plain)
-    True
-    """
-    entry = memo.get(id(value))
-    if entry is not None and entry[0] is value:
-        return entry[1]  # type: ignore[no-any-return]
-    made = make(value)
-    memo[id(value)] = (value, made)
-    return made
 
 
 def decode(kind: type[T], data: Any) -> T:
@@ -278,90 +228,3 @@ class JsonView:
         except (KeyError, TypeError, ValueError) as error:
             message = f"missing {error}" if isinstance(error, KeyError) else str(error)
             raise CroupierError(f"not a seat view: {message}") from None
-
-
-class ViewSplicer:
-    """JSON text of views that share most of their parts with one ``shared`` view, as a
-    broadcast's views do: every seat's view holds the very board, pots and other seats'
-    records of the spectator's view, and differs only in its own seat, its legal actions
-    and its log. A field (or a record in a tuple of records) that *is* the shared view's
-    object is copied as the text made for it once, and so is a record seen before (by
-    identity); anything else is encoded. The text
-    equals ``json_text(view.to_dict(...))`` whatever the views share (sharing only saves
-    work), with ``events`` given as the events' texts.
-
-    >>> from croupier.poker import HandState, TableRules
-    >>> hand = HandState(TableRules(), {1: 100, 2: 100, 3: 100}, button=1, seed=3)
-    >>> splicer = ViewSplicer(hand.view_for(None))
-    >>> view = hand.view_for(2)
-    >>> texts = [event_text(e) for e in view.events]
-    >>> json.loads(splicer.text(view, texts)) == view.to_dict()
-    True
-    """
-
-    def __init__(self, shared: JsonView, records: dict[int, tuple[Any, str]] | None = None) -> None:
-        self.shared = shared
-        names = _field_names(type(shared))
-        self._fields = operator.attrgetter(*names)
-        """A view's fields as a tuple, in order."""
-        self._shared_values: tuple[Any, ...] = self._fields(shared)
-        self._events_at = names.index("events")
-        self._keys = tuple(f'"{n}":' for n in names)
-        self._records = {} if records is None else records
-        """Records in the views' tuples, and text and tuple fields, as text by identity
-        (:func:`made_once`); a memo kept from one broadcast to the next (``records``)
-        reuses the text of what the engine kept because it did not change."""
-        self._shared_records = {
-            i: [made_once(r, self._records, json_text) for r in value]
-            for i, value in enumerate(self._shared_values)
-            if i != self._events_at and type(value) is tuple and value and _is_record(value[0])
-        }
-        """The texts of the records of the shared view's tuples of records, by field (not
-        the events: their texts are given to :meth:`text`)."""
-        shared_texts = self._shared_records
-        self._parts = [
-            ""
-            if i == self._events_at
-            else key
-            + ("[" + ",".join(shared_texts[i]) + "]" if i in shared_texts else self._value(value))
-            for i, (key, value) in enumerate(zip(self._keys, self._shared_values, strict=True))
-        ]
-        """The shared view's fields as text (``key:value``); the events' place is empty."""
-
-    def text(self, view: JsonView, events: Sequence[str]) -> str:
-        """``view`` as compact JSON text, its ``events`` the given texts (in order)."""
-        values = self._fields(view)
-        parts = self._parts.copy()
-        for i, same in enumerate(map(operator.is_, values, self._shared_values)):
-            if not same and i != self._events_at:
-                parts[i] = self._keys[i] + self._changed(i, values[i])
-        parts[self._events_at] = '"events":[' + ",".join(events) + "]"
-        return "{" + ",".join(parts) + "}"
-
-    def _changed(self, field: int, value: Any) -> str:
-        """A field's text where the view's value is not the shared one: a tuple of records
-        of the shared length takes the shared records' texts where it holds the very same
-        records (a seat's view: every seat but its own)."""
-        shared = self._shared_records.get(field)
-        if shared is None or type(value) is not tuple or len(value) != len(shared):
-            return self._value(value)
-        texts = shared.copy()
-        for i, same in enumerate(map(operator.is_, value, self._shared_values[field])):
-            if not same:
-                texts[i] = made_once(value[i], self._records, json_text)
-        return "[" + ",".join(texts) + "]"
-
-    def _value(self, value: Any) -> str:
-        kind = type(value)
-        if kind is int:
-            return str(value)
-        if value is None:
-            return "null"
-        if kind is bool:
-            return "true" if value else "false"
-        if kind is tuple and value and _is_record(value[0]):
-            records = self._records
-            return "[" + ",".join([made_once(v, records, json_text) for v in value]) + "]"
-        if kind is str or kind is tuple:  # immutable: its text is kept by identity
-            return made_once(value, self._records, json_text)
-        return json_text(value)

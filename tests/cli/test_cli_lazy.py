@@ -68,6 +68,24 @@ def test_the_table_matches_each_command(name: str) -> None:
         assert stand_in.get_short_help_str(limit) == command.get_short_help_str(limit)
 
 
+def _help_texts(command: click.Command, path: list[str]) -> list[tuple[str, str]]:
+    """``--help`` of ``command`` and of every subcommand under it."""
+    texts = [(" ".join(path), CliRunner().invoke(cli, [*path, "--help"]).output)]
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            texts += _help_texts(sub, [*path, name])
+    return texts
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_no_help_shows_a_docstring_example(name: str) -> None:
+    module, attribute, _ = COMMANDS[name]
+    command = getattr(importlib.import_module(module), attribute)
+    for path, text in _help_texts(command, [name]):
+        assert "Usage:" in text, path
+        assert ">>>" not in text, f"croupier {path} --help shows a doctest"
+
+
 def test_help_lists_every_command_as_click_would() -> None:
     plain = click.Group("croupier")
     for name, (module, attribute, _) in COMMANDS.items():

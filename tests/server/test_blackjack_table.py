@@ -37,12 +37,12 @@ from croupier.fairness import DeckReveal
 from croupier.server.accounts import Account
 from croupier.server.blackjack_table import BlackjackRunner
 from croupier.server.journal import Journal
-from croupier.server.outgoing import Prepared
 from croupier.server.protocol import (
     CommitmentMessage,
     ErrorMessage,
     HandFinishedMessage,
     ViewMessage,
+    read_server_message,
 )
 from croupier.server.tables import TableConfig
 from croupier.store import Store, play_and_record_blackjack
@@ -94,8 +94,8 @@ class Recorder:
         self.check = check
 
     def send(self, message: Any) -> None:
-        if isinstance(message, Prepared):  # a view, encoded once per broadcast: read it back
-            message = message.model()
+        if isinstance(message, str):  # encoded once for every listener: read it back
+            message = read_server_message(message)
         if self.check is not None:
             self.check(message)
         self.messages.append(message)

@@ -1,7 +1,9 @@
-"""A broadcast's view messages, spliced as text from their shared parts, are the messages
-the pydantic model writes: for every viewer (each seat, each player, a spectator), at every
-step of random poker hands of every game and of random blackjack rounds, the text parses
-to the same JSON as ``ViewMessage(...).model_dump_json()`` and validates as a ViewMessage.
+"""A broadcast's view messages, encoded with orjson from the engine's views, are the
+messages the pydantic model writes: for every viewer (each seat, each player, a
+spectator), at every step of random poker hands of every game and of random blackjack
+rounds, the text parses to the same JSON as ``ViewMessage(...).model_dump_json()`` and
+validates as a ViewMessage; each message carries only the events its viewer had not had
+(all of them again once a showdown uncovered cards in events the viewer had).
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from croupier import codec
 from croupier.blackjack import NZ, BlackjackRound, HoleCard
 from croupier.blackjack.actions import Deal, Insure, PlaceWager
 from croupier.blackjack.hands import Phase
@@ -22,9 +23,8 @@ from croupier.cards import Shoe
 from croupier.poker import GAMES, FixedLimit, HandState, NoLimit, PotLimit, TableRules
 from croupier.poker.actions import Discard, RaiseTo
 from croupier.poker.games import ForcedBets
-from croupier.server.outgoing import Prepared, ViewFrame
-from croupier.server.protocol import ViewMessage
-from croupier.server.runner import EventTexts
+from croupier.server.outgoing import ViewFrame
+from croupier.server.protocol import ViewMessage, read_server_message
 
 STRUCTURES = [NoLimit(), PotLimit(), FixedLimit(10, 20)]
 NAMES = {"1": "ann", "2": "bo", "3": "cy_3", "4": "dé"}
@@ -56,38 +56,39 @@ def poker_step(hand: HandState, rng: random.Random) -> None:
     hand.apply(action)
 
 
-def expected(frame_args: dict[str, Any], view: Any, texts: list[str], start: int) -> Any:
+def expected(frame_args: dict[str, Any], view: Any, start: int) -> Any:
     """What the pydantic model writes for the same message."""
-    dicts = [json.loads(t) for t in texts]
-    message = ViewMessage(view=view.to_dict(event_dicts=dicts), events_from=start, **frame_args)
+    data = view.to_dict()
+    data["events"] = data["events"][start:]
+    message = ViewMessage(view=data, events_from=start, **frame_args)
     return json.loads(message.model_dump_json())
 
 
 class Broadcasts:
-    """One table's broadcasts, each checked: the viewers' logs, what each viewer had and
-    the records' texts are kept from one broadcast to the next, as a runner keeps them."""
+    """One table's broadcasts, each checked: what each viewer had is kept from one
+    broadcast to the next, as a runner keeps it."""
 
     def __init__(self, **frame_args: Any) -> None:
         self.frame_args = frame_args
-        self.logs = EventTexts()
-        self.sent: dict[Any, tuple[int, int]] = {}
-        self.records: dict[int, tuple[Any, str]] = {}
+        self.had: dict[Any, tuple[Any, ...]] = {}
         self.checked = 0
+        self.resent = 0
 
     def check(self, shared: Any, views: dict[Any, Any]) -> None:
-        """Splice every viewer's message from one frame and compare it with the model's."""
-        frame = ViewFrame(shared, records=self.records, **self.frame_args)
+        """Write every viewer's message from one frame and compare it with the model's."""
+        frame = ViewFrame(shared, **self.frame_args)
         for viewer, view in views.items():
-            revision, texts = self.logs.encode(viewer, view.events)
-            last = self.sent.get(viewer)
-            start = 0 if last is None or last[0] != revision else min(last[1], len(texts))
-            self.sent[viewer] = (revision, len(texts))
-            prepared = frame.message(view, texts[start:], start)
-            assert isinstance(prepared, Prepared)
-            assert prepared.type == "view"
-            model = expected(self.frame_args, view, texts[start:], start)
-            assert json.loads(prepared.text) == model
-            assert prepared.model() == ViewMessage.model_validate_json(prepared.model_dump_json())
+            had = self.had.get(viewer, ())
+            uncovered = view.events[: len(had)] != had
+            start = 0 if uncovered else len(had)
+            self.resent += bool(had) and uncovered
+            self.had[viewer] = view.events
+            text = frame.message(view, start)
+            assert json.loads(text) == expected(self.frame_args, view, start)
+            message = read_server_message(text)
+            assert isinstance(message, ViewMessage)
+            assert message.events_from == start
+            assert len(message.view["events"]) == len(view.events) - start
             self.checked += 1
 
 
@@ -121,12 +122,40 @@ def test_poker_view_messages_equal_the_models(
     assert broadcasts.checked > len(hand.stacks)
 
 
-def test_a_view_sharing_nothing_is_encoded_whole() -> None:
-    hand = poker_hand(0, 0, 3, 4)
-    stranger = HandState(hand.rules, dict(hand.stacks), button=2, seed=9).view_for(2)
-    splicer = codec.ViewSplicer(hand.view_for(None))
-    texts = [codec.event_text(e) for e in stranger.events]
-    assert json.loads(splicer.text(stranger, texts)) == stranger.to_dict()
+def test_a_showdown_that_uncovers_cards_sends_the_whole_log_again() -> None:
+    uncovered = 0
+    for seed in range(40):
+        hand = poker_hand(0, 0, seed, 3)
+        rng = random.Random(seed)
+        broadcasts = Broadcasts(
+            table="t", hand=seed, kind="poker", time_left=None, commitment=None, names=NAMES
+        )
+        while True:
+            broadcasts.check(hand.view_for(None), {s: hand.view_for(s) for s in hand.stacks})
+            if hand.is_complete:
+                break
+            poker_step(hand, rng)
+        uncovered += broadcasts.resent
+    assert uncovered > 0  # some hands reached a showdown, and their logs went out whole
+
+
+def test_a_card_is_its_text_and_anything_else_unknown_is_refused() -> None:
+    hand = poker_hand(0, 0, 3, 2)
+    frame = ViewFrame(
+        hand.view_for(None), table="t", hand=1, kind="poker", time_left=1.5, commitment=None,
+        names={"1": "dé"},
+    )  # fmt: skip
+    text = frame.message(hand.view_for(1), 0)
+    data = json.loads(text)
+    assert data["view"]["players"][0]["down"] == [str(c) for c in hand.players[1].down]
+    assert data["time_left"] == 1.5
+    assert data["names"] == {"1": "dé"}
+    odd = ViewFrame(
+        hand.view_for(None), table="t", hand=1, kind="poker", time_left=None, commitment=None,
+        names={"1": object()},  # type: ignore[dict-item]
+    )  # fmt: skip
+    with pytest.raises(TypeError, match="not JSON serializable: object"):
+        odd.message(hand.view_for(1), 0)
 
 
 def blackjack_step(rnd: BlackjackRound, rng: random.Random) -> None:

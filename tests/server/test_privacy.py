@@ -475,7 +475,8 @@ class ProtocolClient:
         while True:
             queued = await self.connection.queue.get()
             assert not isinstance(queued, int), f"{self.name}: closed ({queued})"
-            message: dict[str, Any] = json.loads(queued.model_dump_json())
+            text = queued if isinstance(queued, str) else queued.model_dump_json()
+            message: dict[str, Any] = json.loads(text)
             self.receive(message)
 
     def receive(self, message: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ from sqlalchemy import Engine, create_engine, text
 from croupier.server.accounts import Account
 from croupier.server.config import TableConfig
 from croupier.server.journal import GroupCommit, Journal
-from croupier.server.outgoing import Prepared
+from croupier.server.protocol import ViewMessage, read_server_message
 from croupier.server.runner import RunnerBase
 from croupier.server.tables import make_runner
 from croupier.store import Store
@@ -44,9 +44,11 @@ class Recorder:
         self.runner, self.reader, self.seen = runner, reader, seen
 
     def send(self, message: Any) -> None:
-        if not (isinstance(message, Prepared) and message.type == "view"):
+        if not isinstance(message, str):
             return
-        view = message.model()
+        view = read_server_message(message)
+        if not isinstance(view, ViewMessage):
+            return
         shown = view.events_from + len(view.view["events"])
         with self.reader.connect() as connection:
             journaled = connection.execute(

@@ -110,7 +110,7 @@ def serve(
     check: bool,
 ) -> None:
     """Run the table server: the HTTP API and WS /ws (see docs/protocol.md).
-
+    \f
     >>> from click.testing import CliRunner
     >>> CliRunner().invoke(serve, ["--port", "x"]).exit_code
     2

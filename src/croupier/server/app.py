@@ -72,7 +72,6 @@ from croupier.server.accounts import (
 )
 from croupier.server.leases import LEASE_TTL
 from croupier.server.names import BadNameError, name_key
-from croupier.server.outgoing import Prepared
 from croupier.server.protocol import (
     Act,
     Credentials,
@@ -157,7 +156,8 @@ class Connection:
     """One client socket: whose it is (``account`` None: a spectator), the token it was
     opened with (by its hash), and its outgoing queue (the tables never wait for a slow
     client; a client too slow to drain :data:`QUEUE_LIMIT` messages is closed with 1013).
-    An ``int`` in the queue is a close code: the socket's writer closes with it.
+    An ``int`` in the queue is a close code: the socket's writer closes with it; a ``str``
+    is a message's JSON text, encoded once for every listener of a broadcast.
 
     >>> Connection(None).account is None
     True
@@ -173,7 +173,7 @@ class Connection:
     ) -> None:
         self.account = account
         self.token_hash = token_hash
-        self.queue: asyncio.Queue[BaseModel | Prepared | int] = asyncio.Queue()
+        self.queue: asyncio.Queue[BaseModel | str | int] = asyncio.Queue()
         self.closing: int | None = None
         """The close code once the connection is being closed (nothing more is queued)."""
         self.on_close = on_close
@@ -714,10 +714,14 @@ async def _write(socket: WebSocket, connection: Connection) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             message = await connection.queue.get()
-            if isinstance(message, int):
-                await socket.close(code=message)
-                return
-            await socket.send_text(message.model_dump_json())
+            match message:
+                case int(code):
+                    await socket.close(code=code)
+                    return
+                case str(text):  # encoded once for every listener
+                    await socket.send_text(text)
+                case _:
+                    await socket.send_text(message.model_dump_json())
 
 
 def _refused(error: CroupierError) -> ErrorMessage:

@@ -82,7 +82,7 @@ from croupier.server.protocol import (
     PlayerResult,
     TableInfo,
 )
-from croupier.server.runner import ActionStats, Listener
+from croupier.server.runner import ActionStats, Listener, wait_for_set
 from croupier.store import ShoeDeal, Store
 
 __all__ = ["BlackjackRunner"]
@@ -307,7 +307,6 @@ class BlackjackRunner(BlackjackPlays):
             time_left=self.time_left(),
             commitment=None if self.shoe_deal is None else self.shoe_deal.commitment.digest,
             names={str(b): n for b, n in sorted(self.owners.items())},
-            records=self.record_texts,
         )
 
     def seat_view(self, listener: Listener, frame: ViewFrame) -> tuple[str | None, JsonView]:
@@ -444,7 +443,7 @@ class BlackjackRunner(BlackjackPlays):
                     return
                 self._acted.clear()
                 self._expecting = waiting
-                await self._acted.wait(left)
+                await wait_for_set(self._acted, left)
                 self._expecting = None
                 await self.commit(rnd.events, event_to_dict)
                 self.broadcast_views()

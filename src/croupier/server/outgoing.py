@@ -1,74 +1,97 @@
-"""View messages encoded once per broadcast: what a table queues for its listeners.
+"""What a table sends its listeners, as JSON text encoded once with orjson.
 
 After every action a table sends each listener a :class:`~croupier.server.protocol.ViewMessage`
-with its own view. The views of one broadcast share almost everything (the board, the
-pots, every seat but the viewer's own), so a :class:`ViewFrame` encodes the shared parts
-once, as JSON text, and splices each listener's message from them
-(:class:`~croupier.codec.ViewSplicer`). A :class:`Prepared` message is that text; the
-socket writer sends it as it is (``model_dump_json`` gives the text, as a pydantic
-message's does), and :meth:`Prepared.model` reads it back into the pydantic model.
+with its own view. A :class:`ViewFrame` holds what one broadcast's messages share (the
+table, the hand, the clock, the commitment, who sits where, the spectator's view) and
+writes each listener's message: the engine's frozen view dataclasses go to orjson as
+they are (records, enums and tuples encoded in C), the events of the log the listener has
+not had yet tagged with their ``type``. :func:`message_text` encodes any other server
+message once for every listener it goes to. The text is what
+``ViewMessage(...).model_dump_json()`` would write (a test compares them for every game,
+viewer and step); nothing depends on the engine keeping unchanged records as the same
+objects.
 
 >>> from croupier.poker import HandState, TableRules
+>>> from croupier.server.protocol import read_server_message
 >>> hand = HandState(TableRules(), {1: 100, 2: 100}, button=1, seed=3)
 >>> frame = ViewFrame(hand.view_for(None), table="t", hand=1, kind="poker", time_left=None,
 ...                   commitment=None, names={"1": "ann", "2": "bo"})
 >>> view = hand.view_for(1)
->>> message = frame.message(view, [codec.event_text(e) for e in view.events], 0).model()
+>>> message = read_server_message(frame.message(view, events_from=0))
 >>> message.view == view.to_dict(), message.names["2"]
 (True, 'bo')
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import TypeAdapter
+import orjson
+from pydantic import BaseModel
 
-from croupier import codec
-from croupier.server.protocol import ServerMessage
+from croupier.cards.card import Card
+from croupier.codec import JsonView
 
-__all__ = ["Prepared", "ViewFrame"]
-
-_SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+__all__ = ["ViewFrame", "message_text"]
 
 
-class Prepared:
-    """A server message already encoded as JSON text.
+def _card_text(value: object) -> str:
+    """What orjson cannot encode by itself: a card is its text."""
+    if isinstance(value, Card):
+        return str(value)
+    raise TypeError(f"cannot send {type(value).__name__} to a client")
 
-    >>> Prepared("view", '{"type":"view"}').model_dump_json()
-    '{"type":"view"}'
+
+def _dumps(value: object) -> str:
+    return orjson.dumps(value, default=_card_text).decode()
+
+
+def message_text(message: BaseModel) -> str:
+    """A pydantic server message as the JSON text a socket sends (encoded once however
+    many listeners it goes to).
+
+    >>> from croupier.server.protocol import HandVoidedMessage
+    >>> message_text(HandVoidedMessage(table="t", hand=2, reason="crash"))
+    '{"type":"hand_voided","table":"t","hand":2,"reason":"crash"}'
     """
-
-    __slots__ = ("text", "type")
-
-    def __init__(self, type: str, text: str) -> None:
-        self.type = type
-        """The message's ``type`` (``view``)."""
-        self.text = text
-
-    def model_dump_json(self) -> str:
-        """The text (the socket writer calls this on every message it sends)."""
-        return self.text
-
-    def model(self) -> Any:
-        """The pydantic message the text is (validated: a test's check of what was sent)."""
-        return _SERVER_MESSAGE.validate_json(self.text)
-
-    def __repr__(self) -> str:
-        return f"Prepared({self.type!r}, {self.text[:60]!r}...)"
+    return message.model_dump_json()
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(kind: type) -> tuple[str, ...]:
+    """A dataclass's field names, looked up once per class."""
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
+
+
+def _tagged(event: object) -> dict[str, Any]:
+    """An event as the protocol sends it: its fields, tagged with its class's name."""
+    return {"type": type(event).__name__, **{n: getattr(event, n) for n in _fields(type(event))}}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class ViewFrame:
-    """One broadcast's view messages: the parts every listener's message shares (the
-    table, the hand, the clock, the commitment, who sits where, and the shared view's
-    text), and :meth:`message` to splice one listener's message. ``records`` is the
-    memo of records' texts kept from one broadcast of the hand to the next
-    (:class:`~croupier.codec.ViewSplicer`).
+    """One broadcast's view messages: the parts every listener's message shares, and
+    :meth:`message` to write one listener's.
 
-    The messages are those :class:`~croupier.server.protocol.ViewMessage` would write for
-    the same values (a test compares them field by field).
+    >>> ViewFrame.FIELDS[:4]
+    ('type', 'table', 'hand', 'view')
     """
+
+    shared: JsonView
+    """The view everyone may see (the spectator's)."""
+    table: str
+    hand: int
+    kind: Literal["poker", "blackjack"]
+    time_left: float | None
+    commitment: str | None
+    names: Mapping[str, str]
 
     FIELDS = (
         "type",
@@ -81,39 +104,23 @@ class ViewFrame:
         "commitment",
         "names",
     )
-    """The fields of :class:`ViewMessage`, in the order written."""
+    """The fields of :class:`~croupier.server.protocol.ViewMessage`, in the order written."""
 
-    def __init__(
-        self,
-        shared: codec.JsonView,
-        *,
-        table: str,
-        hand: int,
-        kind: Literal["poker", "blackjack"],
-        time_left: float | None,
-        commitment: str | None,
-        names: Mapping[str, str],
-        records: dict[int, tuple[Any, str]] | None = None,
-    ) -> None:
-        self.shared = shared
-        """The view everyone may see (the spectator's): what the others' views share."""
-        memo = {} if records is None else records
-        self._splicer = codec.ViewSplicer(shared, memo)
-
-        def text(value: str | None) -> str:  # the same text objects every broadcast
-            return "null" if value is None else codec.made_once(value, memo, codec.json_text)
-
-        clock = "null" if time_left is None else repr(float(time_left))
-        # a runner passes the same map while nobody sits down or leaves: encoded once
-        names_text = codec.made_once(names, memo, lambda n: codec.json_text(dict(n)))
-        self._head = f'{{"type":"view","table":{text(table)},"hand":{int(hand)},"view":'
-        self._tail = (
-            f',"kind":{text(kind)},"time_left":{clock},'
-            f'"commitment":{text(commitment)},"names":{names_text}}}'
+    def message(self, view: JsonView, events_from: int) -> str:
+        """The view message of ``view`` as JSON text, carrying the events of its log from
+        index ``events_from`` on (those the listener has not had yet)."""
+        body = {name: getattr(view, name) for name in _fields(type(view))}
+        body["events"] = [_tagged(e) for e in view.events[events_from:]]
+        return _dumps(
+            {
+                "type": "view",
+                "table": self.table,
+                "hand": self.hand,
+                "view": body,
+                "events_from": events_from,
+                "kind": self.kind,
+                "time_left": None if self.time_left is None else float(self.time_left),
+                "commitment": self.commitment,
+                "names": dict(self.names),
+            }
         )
-
-    def message(self, view: codec.JsonView, events: Sequence[str], events_from: int) -> Prepared:
-        """The view message of ``view``, carrying the events' texts ``events`` (the log from
-        index ``events_from`` on)."""
-        body = self._splicer.text(view, events)
-        return Prepared("view", f'{self._head}{body},"events_from":{int(events_from)}{self._tail}')

@@ -65,6 +65,7 @@ __all__ = [
     "Watch",
     "Welcome",
     "parse_client",
+    "read_server_message",
     "schemas",
 ]
 
@@ -439,6 +440,19 @@ ServerMessage = Annotated[
     Field(discriminator="type"),
 ]
 """Any server message, told apart by ``type``."""
+
+_SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def read_server_message(text: str | bytes) -> Any:
+    """One server message read back from the JSON text a socket sent (a client's, or a
+    test's, check of what went out); a text that is no server message raises pydantic's
+    ``ValidationError``.
+
+    >>> read_server_message('{"type":"hand_voided","table":"t","hand":2,"reason":"crash"}').hand
+    2
+    """
+    return _SERVER.validate_json(text)
 
 
 # ------------------------------------------------------------------------ HTTP bodies

@@ -24,20 +24,19 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from croupier import codec
 from croupier.errors import CroupierError
 from croupier.fairness import DeckCommitment, DeckReveal
 from croupier.server.accounts import Account
 from croupier.server.journal import GroupCommit, Journal, writes_inline
 from croupier.server.names import is_bot_like
-from croupier.server.outgoing import Prepared, ViewFrame
+from croupier.server.outgoing import ViewFrame, message_text
 from croupier.server.protocol import CommitmentMessage, ErrorMessage, HandVoidedMessage, TableInfo
 from croupier.store import SessionInfo, Store
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
-__all__ = ["ActionStats", "EventTexts", "Listener", "RunnerBase", "Wakeup"]
+__all__ = ["ActionStats", "Listener", "RunnerBase", "wait_for_set"]
 
 
 class Listener(Protocol):
@@ -51,8 +50,8 @@ class Listener(Protocol):
     account: Account | None
 
     def send(self, message: Any) -> None:
-        """Queue a message for the client: a pydantic model, or a
-        :class:`~croupier.server.outgoing.Prepared` one (both give ``model_dump_json()``)."""
+        """Queue a message for the client: a pydantic model, or the JSON text of one
+        (a broadcast's messages are encoded once for every listener)."""
 
 
 class ActionStats:
@@ -98,105 +97,25 @@ class ActionStats:
         return {"count": len(data), "p50": pick(0.5), "p99": pick(0.99), "max": pick(1.0)}
 
 
-class EventTexts:
-    """Each viewer's log as JSON texts, kept from one view to the next: a view's events are
-    encoded once, not again with every action. The log only grows, except that a
-    showdown uncovers earlier cards: then the changed events are encoded again and the
-    viewer's *revision* goes up (a client who has the log of an older revision needs the
-    whole log again).
-
-    >>> from croupier.poker import events as ev
-    >>> cache = EventTexts()
-    >>> revision, first = cache.encode(1, (ev.Folded(3),))
-    >>> again, second = cache.encode(1, (ev.Folded(3), ev.Folded(2)))
-    >>> second, again == revision
-    (['{"type":"Folded","seat":3}', '{"type":"Folded","seat":2}'], True)
-    """
-
-    def __init__(self) -> None:
-        self._by_viewer: dict[Any, tuple[int, tuple[Any, ...], list[str]]] = {}
-        self._shared: dict[int, tuple[Any, str]] = {}
-        """Encoded events by identity: an event every viewer sees alike (a bet, a fold)
-        is one object in all their logs, and is encoded once."""
-
-    def clear(self) -> None:
-        """Forget every log (a new hand)."""
-        self._by_viewer.clear()
-        self._shared.clear()
-
-    def _encode(self, event: Any) -> str:
-        return codec.made_once(event, self._shared, codec.event_text)
-
-    def encode(self, viewer: Any, events: Sequence[Any]) -> tuple[int, list[str]]:
-        """The viewer's revision and ``events`` (as ``viewer`` sees them) encoded, reusing
-        what was encoded before. The list returned is the cache's own: read it, at once."""
-        revision, seen, texts = self._by_viewer.get(viewer, (0, (), []))
-        events = tuple(events)
-        if events[: len(seen)] != seen:  # earlier events changed (or the log shrank)
-            revision += 1
-            keep = 0
-            for old, new in zip(seen, events, strict=False):
-                if not (old is new or old == new):
-                    break
-                keep += 1
-            del texts[keep:]
-        texts.extend(self._encode(e) for e in events[len(texts) :])
-        self._by_viewer[viewer] = (revision, events, texts)
-        return revision, texts
-
-
-class Wakeup:
-    """An :class:`asyncio.Event` for the one task that waits on it, with a timeout:
-    :meth:`wait` awaits a future that :meth:`set` (or the timer) completes. No task is
-    made per wait, as ``asyncio.wait_for(event.wait(), timeout)`` does, whose inner task
-    costs a turn of the event loop before the waiter runs: with twenty busy tables, a
-    turn is milliseconds of every action's latency.
+async def wait_for_set(event: asyncio.Event, timeout: float) -> bool:
+    """Wait until ``event`` is set (True) or ``timeout`` seconds pass (False):
+    ``asyncio.timeout`` cancels the wait itself, and no task is made for it.
 
     >>> async def main():
-    ...     wakeup = Wakeup()
-    ...     asyncio.get_running_loop().call_soon(wakeup.set)
-    ...     woken = await wakeup.wait(5)
-    ...     wakeup.clear()
-    ...     return woken, await wakeup.wait(0.01)
+    ...     event = asyncio.Event()
+    ...     asyncio.get_running_loop().call_soon(event.set)
+    ...     woken = await wait_for_set(event, 5)
+    ...     event.clear()
+    ...     return woken, await wait_for_set(event, 0.01)
     >>> asyncio.run(main())
     (True, False)
     """
-
-    def __init__(self) -> None:
-        self._set = False
-        self._waiter: asyncio.Future[bool] | None = None
-
-    def set(self) -> None:
-        """Wake the waiter (or let the next :meth:`wait` return at once)."""
-        self._set = True
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(True)
-
-    def clear(self) -> None:
-        """Forget a :meth:`set` no wait has seen yet."""
-        self._set = False
-
-    async def wait(self, timeout: float) -> bool:
-        """Return True once set, False when ``timeout`` seconds pass first (one waiter
-        at a time: the table's task)."""
-        if self._set:
-            return True
-        assert self._waiter is None, "a Wakeup has one waiter"
-        loop = asyncio.get_running_loop()
-        waiter: asyncio.Future[bool] = loop.create_future()
-        self._waiter = waiter
-        timer = loop.call_later(timeout, _time_up, waiter)
-        try:
-            return await waiter
-        finally:
-            timer.cancel()
-            self._waiter = None
-
-
-def _time_up(waiter: asyncio.Future[bool]) -> None:
-    if not waiter.done():
-        waiter.set_result(False)
+    try:
+        async with asyncio.timeout(timeout):
+            await event.wait()
+    except TimeoutError:
+        return False
+    return True
 
 
 class RunnerBase:
@@ -253,17 +172,12 @@ class RunnerBase:
         self._received: float | None = None
         self._expecting: Any = None
         self._deadline: float | None = None
-        self._acted = Wakeup()
-        self._changed = Wakeup()
+        self._acted = asyncio.Event()
+        self._changed = asyncio.Event()
         self._announcement: CommitmentMessage | None = None
-        self.event_texts = EventTexts()
-        """Each viewer's encoded log of the hand in play."""
-        self.record_texts: dict[int, tuple[Any, str]] = {}
-        """The texts of the records in the hand's views (a seat, a box), by identity: an
-        engine keeps a record that did not change, and it is encoded once."""
-        self._sent: dict[Listener, tuple[Any, int, int]] = {}
-        """Per listener, this hand: the viewer, the log's revision and how many events
-        its last view carried (the next view carries only the events after them)."""
+        self._sent: dict[Listener, tuple[Any, tuple[Any, ...]]] = {}
+        """Per listener, this hand: the viewer and the log its last view held (the next
+        view carries only the events after it, unless a showdown uncovered earlier ones)."""
         self.people: dict[int, str] = {}
         """Account id → the name the account plays under here (its seat's player in the
         engine and the store), for every account that took a seat here. An entry counts
@@ -381,15 +295,14 @@ class RunnerBase:
         """Send ``message`` to everyone at the table (encoded once for them all)."""
         if not self.listeners:
             return
-        prepared = Prepared(str(getattr(message, "type", "")), message.model_dump_json())
+        text = message_text(message)
         for listener in list(self.listeners):
-            listener.send(prepared)
+            listener.send(text)
 
     def broadcast_views(self) -> None:
         """Send every listener its own view, then count the latency of the action that
         caused it, if a person's action did. Nothing goes out before the hand's
-        commitment. The views are encoded from one :class:`ViewFrame` (their shared
-        parts once)."""
+        commitment. The views are written from one :class:`ViewFrame`."""
         if self._announcement is None:
             return
         frame = self.view_frame()
@@ -420,25 +333,26 @@ class RunnerBase:
         (:meth:`player`), never a seat a name alone would match."""
         raise NotImplementedError
 
-    def view_message(self, listener: Listener, frame: ViewFrame) -> Prepared:
-        """The view message ``listener`` may have now. It holds only the events ``listener``
-        has not had yet in this hand (``events_from`` says where they start): all of them
-        in his first view of the hand, or after a showdown uncovered earlier cards."""
+    def view_message(self, listener: Listener, frame: ViewFrame) -> str:
+        """The view message ``listener`` may have now, as JSON text. It holds only the
+        events ``listener`` has not had yet in this hand (``events_from`` says where they
+        start): all of them in his first view of the hand, or after a showdown uncovered
+        cards in events he had."""
         viewer, view = self.seat_view(listener, frame)
-        revision, texts = self.event_texts.encode(viewer, view.events)
+        events = view.events
         sent = self._sent.get(listener)
         start = 0
-        if sent is not None and sent[0] == viewer and sent[1] == revision:
-            start = min(sent[2], len(texts))
-        self._sent[listener] = (viewer, revision, len(texts))
-        return frame.message(view, texts[start:], start)
+        if sent is not None and sent[0] == viewer:
+            had = sent[1]
+            if events[: len(had)] == had:
+                start = len(had)
+        self._sent[listener] = (viewer, events)
+        return frame.message(view, start)
 
     def announce(self, number: int, digest: str) -> None:
         """Send the commitment of hand ``number`` to everyone: no view of the hand goes
         out before it (and a listener who comes later gets it first)."""
         self._announcement = CommitmentMessage(table=self.name, hand=number, digest=digest)
-        self.event_texts.clear()
-        self.record_texts.clear()
         self._sent.clear()
         self.broadcast(self._announcement)
 
@@ -513,7 +427,7 @@ class RunnerBase:
                     self._expecting = None
                     time_out()
                     return
-                await self._acted.wait(left)
+                await wait_for_set(self._acted, left)
         finally:
             self._expecting = None
             self._deadline = None
@@ -609,7 +523,7 @@ class RunnerBase:
             while stop is None or not stop.is_set():
                 if not self.ready():
                     self._changed.clear()
-                    await self._changed.wait(1.0)
+                    await wait_for_set(self._changed, 1.0)
                     continue
                 await self.play_hand()
                 self.stats.hands += 1

@@ -405,7 +405,6 @@ class TableRunner(RunnerBase):
             time_left=self.time_left(),
             commitment=None if self.commitment is None else self.commitment.digest,
             names=self._names(),
-            records=self.record_texts,
         )
 
     def unjournaled(self) -> bool:
