@@ -725,12 +725,7 @@ async def _write(socket: WebSocket, connection: Connection) -> None:
 
 
 def _refused(error: CroupierError) -> ErrorMessage:
-    return ErrorMessage(
-        code="refused",
-        message=str(error),
-        rule=getattr(error, "rule", None),
-        allowed=getattr(error, "allowed", None),
-    )
+    return ErrorMessage.refusing(error, "refused")
 
 
 def _handle(
@@ -760,19 +755,20 @@ def dispatch(message: Any, connection: Connection, runner: RunnerBase) -> ErrorM
     >>> dispatch(Leave(table="t"), Connection(Account(1, "bot-1")), runner).code
     'not_seated'
     """
-    if isinstance(message, Watch):
-        runner.watch(connection)
-        return None
     account = connection.account
-    if account is None:
-        return _error("unauthorized", "log in to play: spectators only watch")
-    if isinstance(message, Sit):
-        try:
-            runner.sit(runner.claim(account), message.seat, message.buy_in)
-        except CroupierError as error:
-            return _refused(error)
-        runner.watch(connection)
-        return None
+    match message:
+        case Watch():
+            runner.watch(connection)
+            return None
+        case _ if account is None:
+            return _error("unauthorized", "log in to play: spectators only watch")
+        case Sit(seat=seat, buy_in=buy_in):
+            try:
+                runner.sit(runner.claim(account), seat, buy_in)
+            except CroupierError as error:
+                return _refused(error)
+            runner.watch(connection)
+            return None
     name = runner.player(account)
     if name is None:
         return runner.refuse("not_seated", f"{account.name} has no seat at {runner.name}")

@@ -202,9 +202,7 @@ class BlackjackPlays(RunnerBase):
         except BoxError as error:  # the table's seating: backing, an owner's wager
             return self.refuse("refused", str(error))
         except CroupierError as error:
-            return self.refuse(
-                "illegal" if getattr(error, "rule", None) else "bad_action", str(error), error
-            )
+            return self.refuse(None, error)
         if action.box == own:
             if isinstance(action, PlaceWager):
                 self._done.add(name)
@@ -233,14 +231,12 @@ class BlackjackPlays(RunnerBase):
             try:
                 rnd.verify(full)
             except CroupierError as error:
-                return self.refuse("not_your_turn", str(error), error)
+                return self.refuse("not_your_turn", error)
             return self.refuse("not_your_turn", f"the table is not waiting for {name}")
         try:
             rnd.apply(full)
         except CroupierError as error:
-            return self.refuse(
-                "illegal" if getattr(error, "rule", None) else "bad_action", str(error), error
-            )
+            return self.refuse(None, error)
         self.accepted()
         return None
 
@@ -249,5 +245,5 @@ class BlackjackPlays(RunnerBase):
         try:
             rnd.verify(DealAction() if isinstance(action, str) else action)
         except CroupierError as error:
-            return self.refuse(code, str(error), error)
+            return self.refuse(code, error)
         return self.refuse(code, f"{action} is not taken now")

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from croupier.blackjack.actions import Action as BlackjackAction
 from croupier.blackjack.actions import parse_action as parse_blackjack_action
-from croupier.errors import CroupierError, InvalidActionError
+from croupier.errors import CroupierError, InvalidActionError, RuleViolationError
 from croupier.poker.actions import Action as PokerAction
 from croupier.poker.actions import parse_action as parse_poker_action
 
@@ -427,6 +427,24 @@ class ErrorMessage(_Message):
     message: str
     rule: str | None = None
     allowed: str | None = None
+
+    @classmethod
+    def refusing(cls, error: Exception, code: str | None = None) -> ErrorMessage:
+        """The message for an action the engine refused with ``error``: the error's rule
+        and what was allowed when it broke a rule. ``code`` defaults to ``illegal`` for a
+        broken rule and ``bad_action`` for anything else.
+
+        >>> from croupier.errors import IllegalActionError, InvalidActionError
+        >>> ErrorMessage.refusing(IllegalActionError("Omaha 17.2(a)", "no check", "fold")).code
+        'illegal'
+        >>> ErrorMessage.refusing(InvalidActionError("not an action"), "refused").rule is None
+        True
+        """
+        match error:
+            case RuleViolationError(rule=rule, allowed=allowed):
+                return cls(code=code or "illegal", message=str(error), rule=rule, allowed=allowed)
+            case _:
+                return cls(code=code or "bad_action", message=str(error))
 
 
 ServerMessage = Annotated[

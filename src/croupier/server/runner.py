@@ -399,15 +399,14 @@ class RunnerBase:
         self._expecting = None
         self._acted.set()
 
-    def refuse(self, code: str, message: str, error: Exception | None = None) -> ErrorMessage:
-        """An error message for a refused action (the rule id of an illegal one)."""
+    def refuse(self, code: str | None, why: str | Exception) -> ErrorMessage:
+        """An error message for a refused action: ``why`` says why, or is the engine's
+        error (:meth:`ErrorMessage.refusing`: its rule when it broke one; ``code`` None
+        then: ``illegal`` or ``bad_action`` by the error)."""
         self.stats.refused += 1
-        return ErrorMessage(
-            code=code,
-            message=message,
-            rule=getattr(error, "rule", None),
-            allowed=getattr(error, "allowed", None),
-        )
+        if isinstance(why, Exception):
+            return ErrorMessage.refusing(why, code)
+        return ErrorMessage(code=code or "bad_action", message=why)
 
     async def wait_for(
         self, who: Any, done: Callable[[], bool], time_out: Callable[[], object]

@@ -364,13 +364,12 @@ class TableRunner(RunnerBase):
             try:
                 hand.verify(action.for_seat(seat))
             except CroupierError as error:
-                return self.refuse("illegal", str(error), error)
+                return self.refuse("illegal", error)
             return self.refuse("not_your_turn", f"the table is not waiting for seat {seat}")
         try:
             hand.apply(action.for_seat(seat))
         except CroupierError as error:
-            code = "illegal" if getattr(error, "rule", None) else "bad_action"
-            return self.refuse(code, str(error), error)
+            return self.refuse(None, error)
         self.accepted()
         return None
 
