@@ -64,6 +64,18 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def resident_mib(pid: int, field: str = "VmRSS") -> float:
+    """Process ``pid``'s resident memory in MiB: now (``VmRSS``) or its peak so far
+    (``VmHWM``), from ``/proc`` (NaN elsewhere)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(f"{field}:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return math.nan
+
+
 def own_cpu_seconds() -> float:
     """CPU seconds this process used so far."""
     usage = resource.getrusage(resource.RUSAGE_SELF)

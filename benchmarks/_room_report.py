@@ -49,6 +49,10 @@ class Outcome:
     setup: dict[str, float] = field(default_factory=dict)
     server_cpu: float = math.nan
     client_cpu: float = math.nan
+    memory_ready: float = math.nan
+    """The server's resident memory (MiB) once ready, before the first client."""
+    memory_peak: float = math.nan
+    """The server's peak resident memory (MiB) at the end of the window."""
     steal: float = math.nan
     """The share of the machine's CPU time in the window the hypervisor stole."""
     emptied: bool = False
@@ -112,6 +116,10 @@ def _games(plans: Sequence[TablePlan]) -> str:
     )
 
 
+MEMORY_TARGET_MIB: Final = 150
+"""Issue 26: the server's resident memory once ready (numba only when a table needs it)."""
+
+
 def targets(out: Outcome) -> list[tuple[str, bool, str]]:
     """(target, met, what was measured) for each of the issue's targets."""
     p99 = out.server_p99
@@ -135,6 +143,11 @@ def targets(out: Outcome) -> list[tuple[str, bool, str]]:
             "ledger balanced (history verify ok, no chip left on a table)",
             out.ledger_ok,
             f"verify ok={verify.get('ok')}, on the table {chips.get('on_table')}",
+        ),
+        (
+            f"resident memory once ready <= {MEMORY_TARGET_MIB} MiB",
+            out.memory_ready <= MEMORY_TARGET_MIB,
+            f"{out.memory_ready:.0f} MiB once ready, peak {out.memory_peak:.0f} MiB under the load",
         ),
         (
             "server exits on SIGINT",

@@ -61,6 +61,7 @@ from benchmarks._room_clients import (
     get_json,
     log_in,
     own_cpu_seconds,
+    resident_mib,
     seated,
     stopped_tables,
 )
@@ -188,6 +189,7 @@ async def _play(options: Options, plans: list[TablePlan], server: Server, out: O
     limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
     async with httpx.AsyncClient(timeout=120, trust_env=False, limits=limits) as http:
         out.setup["server ready"] = await server.ready(http)
+        out.memory_ready = resident_mib(server.process.pid)
         say(options, f"server ready on {server.base} after {out.setup['server ready']:.1f} s")
         names = [f"bench{i + 1:03d}" for i in range(options.clients)]
         clock = time.perf_counter()
@@ -290,6 +292,7 @@ async def _play(options: Options, plans: list[TablePlan], server: Server, out: O
         tally.window = False
         out.window = time.perf_counter() - start
         out.server_cpu = cpu_seconds(server.process.pid) - cpu0
+        out.memory_peak = resident_mib(server.process.pid, "VmHWM")
         out.client_cpu = own_cpu_seconds() - own0
         out.steal = steal_fraction(ticks0, cpu_ticks())
         out.server_stats = await get_json(http, f"{server.base}/api/stats")

@@ -30,14 +30,30 @@ from croupier.errors import CroupierError
 __all__ = ["BLACKJACK_BOTS", "basic_strategy_bot", "gut_bot"]
 
 
+_TABLE_ONLY: dict[str, object] = {
+    "table_minimum": NZ.table_minimum,
+    "table_maximum": NZ.table_maximum,
+    "boxes": NZ.boxes,
+}
+"""The rules of the table, not of the play: a chart does not depend on them."""
+
+
 @cache
 def basic_strategy_bot(rules: BlackjackRules = NZ) -> BasicStrategy:
-    """The basic strategy the exact analysis derives for ``rules`` (computed once per rule
-    set, about a second and a half), as a bot that never insures.
+    """The basic strategy the exact analysis derives for ``rules``, as a bot that never
+    insures. Under the NZ rules of play (whatever the limits and boxes) that is
+    :data:`~croupier.blackjack.math.strategy.NZ_BASIC_STRATEGY`, read as it is; other
+    rules are analysed once per rule set (about a second and a half, and numba).
 
     >>> basic_strategy_bot(NZ).rules is NZ
     True
+    >>> basic_strategy_bot(NZ.with_(boxes=3, table_minimum=5)).chart == basic_strategy_bot(NZ).chart
+    True
     """
+    from croupier.blackjack.math.strategy import NZ_BASIC_STRATEGY
+
+    if rules.with_(**_TABLE_ONLY) == NZ:
+        return BasicStrategy(NZ_BASIC_STRATEGY, rules)
     from croupier.blackjack.math.analysis import Analysis  # numba: loaded on first use
 
     return BasicStrategy(Analysis(rules).basic_strategy(), rules)

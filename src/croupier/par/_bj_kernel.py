@@ -26,9 +26,8 @@ from croupier.blackjack.math._policy import (
     SPLIT,
     STAND,
     SURRENDER,
-    decide,
-    may_double,
 )
+from croupier.blackjack.math._sim_kernel import decide, may_double
 
 __all__ = ["cd_decide", "play_round_cd", "reach", "run_par"]
 

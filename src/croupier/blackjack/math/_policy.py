@@ -2,8 +2,9 @@
 
 A chart is an ``int8[3, 22, 11]`` array: ``chart[0, total, up]`` for hard totals,
 ``chart[1, total, up]`` for soft totals and ``chart[2, value, up]`` for pairs (1 = ace,
-10 = ten), each cell one of the codes below. Both kernels call :func:`decide`, so the
-strategy the analysis values is exactly the one the simulator plays.
+10 = ten), each cell one of the codes below. Both kernels call :func:`decide` (each compiles
+it with numba: this module stays plain Python, so a bot playing a chart needs no numba),
+so the strategy the analysis values is exactly the one the simulator and the bots play.
 
 >>> import numpy as np
 >>> chart = np.zeros((3, 22, 11), np.int8)
@@ -16,7 +17,8 @@ True
 
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
+import numpy.typing as npt
 
 from croupier.blackjack.rules import DoubleOn
 
@@ -52,8 +54,7 @@ DOUBLE_ON_CODES = {DoubleOn.ANY: 0, DoubleOn.NINE_TO_ELEVEN: 1, DoubleOn.TEN_ELE
 """The kernels' code for each :class:`~croupier.blackjack.rules.DoubleOn` setting."""
 
 
-@njit(cache=True, nogil=True)
-def may_double(double_on, total, soft):
+def may_double(double_on: int, total: int, soft: bool) -> bool:
     """:meth:`DoubleOn.allows` for a kernel code of :data:`DOUBLE_ON_CODES`.
 
     >>> may_double(DOUBLE_ON_CODES[DoubleOn.TEN_ELEVEN], 9, False)
@@ -65,8 +66,16 @@ def may_double(double_on, total, soft):
     return (not soft) and low <= total <= 11
 
 
-@njit(cache=True, nogil=True)
-def decide(chart, up, total, soft, pair_value, split_ok, double_ok, surrender_ok):
+def decide(
+    chart: npt.NDArray[np.int8],
+    up: int,
+    total: int,
+    soft: bool,
+    pair_value: int,
+    split_ok: bool,
+    double_ok: bool,
+    surrender_ok: bool,
+) -> int:
     """The action the chart takes (see the module docstring).
 
     ``pair_value`` is the value of a two-card pair that has not acted yet (0 otherwise);

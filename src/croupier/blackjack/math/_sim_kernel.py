@@ -16,7 +16,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.blackjack.math._policy import DOUBLE, SPLIT, STAND, SURRENDER, decide, may_double
+from croupier.blackjack.math import _policy
+from croupier.blackjack.math._policy import DOUBLE, SPLIT, STAND, SURRENDER
+
+decide = njit(cache=True, nogil=True)(_policy.decide)
+"""The chart's decision (:func:`croupier.blackjack.math._policy.decide`), compiled."""
+may_double = njit(cache=True, nogil=True)(_policy.may_double)
+"""Whether the rules let a hand double (:func:`croupier.blackjack.math._policy.may_double`), compiled."""
 
 __all__ = [
     "MAX_HANDS",

@@ -10,6 +10,8 @@ the published chart, typed in only to compare against.
 
 >>> US_SIX_DECK.code("hard", 16, 10), US_SIX_DECK.code("pair", 9, 7), US_SIX_DECK.code("soft", 18, 3)
 ('H', 'S', 'Ds')
+>>> [(d.kind, d.row, d.up) for d in NZ_BASIC_STRATEGY.departures(US_SIX_DECK)]
+[('pair', 8, 1)]
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import numpy.typing as npt
 from croupier.blackjack.math._policy import CODES
 from croupier.errors import CroupierError
 
-__all__ = ["UP_CARDS", "US_SIX_DECK", "Departure", "StrategyChart"]
+__all__ = ["NZ_BASIC_STRATEGY", "UP_CARDS", "US_SIX_DECK", "Departure", "StrategyChart"]
 
 UP_CARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 """Dealer up cards in chart column order (1 = ace, 10 = ten)."""
@@ -221,3 +223,52 @@ US_SIX_DECK = _chart(
 double after split, no surrender, peek (as printed on US strategy cards, e.g. the Wizard of
 Odds 4-8 deck chart). Used only for comparison: croupier derives its own charts. It prints
 no hard 4 or soft 12 row (2,2 and A,A are pairs there)."""
+
+
+NZ_BASIC_STRATEGY = StrategyChart(
+    _chart(
+        """
+        hard 4:  H H H H H H H H H H
+        hard 5:  H H H H H H H H H H
+        hard 6:  H H H H H H H H H H
+        hard 7:  H H H H H H H H H H
+        hard 8:  H H H H H H H H H H
+        hard 9:  H D D D D H H H H H
+        hard 10: D D D D D D D D H H
+        hard 11: D D D D D D D D D H
+        hard 12: H H S S S H H H H H
+        hard 13: S S S S S H H H H H
+        hard 14: S S S S S H H H H H
+        hard 15: S S S S S H H H H H
+        hard 16: S S S S S H H H H H
+        hard 17: S S S S S S S S S S
+        hard 18: S S S S S S S S S S
+        hard 19: S S S S S S S S S S
+        hard 20: S S S S S S S S S S
+        soft 12: H H H H D H H H H H
+        soft 13: H H H D D H H H H H
+        soft 14: H H H D D H H H H H
+        soft 15: H H D D D H H H H H
+        soft 16: H H D D D H H H H H
+        soft 17: H D D D D H H H H H
+        soft 18: S Ds Ds Ds Ds S S H H H
+        soft 19: S S S S S S S S S S
+        soft 20: S S S S S S S S S S
+        pair A:  P P P P P P P P P P
+        pair 2:  P P P P P P H H H H
+        pair 3:  P P P P P P H H H H
+        pair 4:  H H H P P H H H H H
+        pair 5:  D D D D D D D D H H
+        pair 6:  P P P P P H H H H H
+        pair 7:  P P P P P P H H H H
+        pair 8:  P P P P P P P P P H
+        pair 9:  P P P P P S P P S S
+        pair T:  S S S S S S S S S S
+        """
+    ).cells
+)
+"""The basic strategy croupier derives for the NZ rules (:data:`~croupier.blackjack.rules.NZ`):
+what ``Analysis(NZ).basic_strategy()`` gives, kept here as text so that a bot at an NZ
+table plays it without running the analysis (and loading numba); a test derives it again
+and compares every cell. It differs from :data:`US_SIX_DECK` where the no-hole-card rule
+(11.7) does: a pair of 8s hits against an ace."""
