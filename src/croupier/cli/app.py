@@ -46,6 +46,11 @@ COMMANDS: Final[dict[str, tuple[str, str, str]]] = {
         "blackjack",
         "Blackjack analysis and simulation under the NZ rules (or any rule set).",
     ),
+    "dealer": (
+        "croupier.cli.dealer_cmd",
+        "dealer",
+        "Serve a heads-up hold'em match to bots over TCP in the ACPC protocol (--acpc).",
+    ),
     "demo": (
         "croupier.cli.demo_cmd",
         "demo",
@@ -65,6 +70,11 @@ COMMANDS: Final[dict[str, tuple[str, str, str]]] = {
         "croupier.cli.history_cmd",
         "history",
         "Read the audit store: the hands and rounds dealt, each with its deck commitment.",
+    ),
+    "match": (
+        "croupier.cli.match_cmd",
+        "match",
+        "Play two bots in duplicate and report milli-big-blinds a hand with a 95 % interval.",
     ),
     "par": (
         "croupier.cli.par_cmd",
