@@ -9,6 +9,7 @@ one hand the parts read and write (:class:`HandCore`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -110,8 +111,12 @@ _CHORES = {
 }
 
 
-_ACTING = frozenset((Stage.BET, Stage.DRAW))
-"""The stages in which a player (the one in :attr:`HandCore.actor`) is to act."""
+# The stages and phases the referee tests at every decision, each read once here: reading a
+# member off an enum class goes through the enum's metaclass (about 80 ns on Python 3.11,
+# four times a plain class attribute), and a decision makes dozens of such tests.
+_FORCED, _DEAL, _BET, _DRAW = Stage.FORCED, Stage.DEAL, Stage.BET, Stage.DRAW
+_COLLECT, _SHOWDOWN, _AWARD, _DONE = Stage.COLLECT, Stage.SHOWDOWN, Stage.AWARD, Stage.DONE
+_BETTING, _DRAWING, _DEALER, _COMPLETE = Phase.BETTING, Phase.DRAWING, Phase.DEALER, Phase.COMPLETE
 
 
 @dataclass
@@ -143,6 +148,30 @@ class PlayerState:
     drawn: bool = False
     """Whether the player has drawn on the current draw street."""
 
+    @classmethod
+    def seated(cls, seat: int, stack: int) -> PlayerState:
+        """A player sitting down to a hand with ``stack`` chips, nothing dealt or bet yet:
+        ``PlayerState(seat=seat, starting_stack=stack, stack=stack)`` made without the
+        generated ``__init__`` (keywords and default factories, six times a hand).
+
+        >>> PlayerState.seated(3, 100) == PlayerState(seat=3, starting_stack=100, stack=100)
+        True
+        """
+        made = object.__new__(cls)
+        made.__dict__.update(
+            seat=seat,
+            starting_stack=stack,
+            stack=stack,
+            down=[],
+            up=[],
+            folded=False,
+            bet=0,
+            contributed=0,
+            acted_serial=-1,
+            drawn=False,
+        )
+        return made
+
     @property
     def all_in(self) -> bool:
         """No chips behind, still in the hand."""
@@ -157,6 +186,16 @@ class PlayerState:
     def cards(self) -> tuple[Card, ...]:
         """All the player's own cards (down then up)."""
         return (*self.down, *self.up)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rotation(order: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """``order`` (seats in clockwise order) starting just after ``seat``.
+
+    >>> _rotation((1, 4, 6), 4)
+    (6, 1, 4)
+    """
+    return (*[s for s in order if s > seat], *[s for s in order if s <= seat])
 
 
 class HandCore:
@@ -200,7 +239,7 @@ class HandCore:
         self.button = button
         """The button seat."""
         self.players: dict[int, PlayerState] = {
-            s: PlayerState(seat=s, starting_stack=n, stack=n) for s, n in sorted(stacks.items())
+            s: PlayerState.seated(s, n) for s, n in sorted(stacks.items())
         }
         """Each seat's state, in seat order."""
         self.order: tuple[int, ...] = tuple(self.players)
@@ -259,13 +298,20 @@ class HandCore:
     def phase(self) -> Phase:
         """Where the hand is."""
         stage = self.stage
-        if stage == Stage.DONE:
-            return Phase.COMPLETE
-        if stage == Stage.BET and self.actor is not None:
-            return Phase.BETTING
-        if stage == Stage.DRAW and self.actor is not None:
-            return Phase.DRAWING
-        return Phase.DEALER
+        if stage is _DONE:
+            return _COMPLETE
+        if self.actor is not None:
+            if stage is _BET:
+                return _BETTING
+            if stage is _DRAW:
+                return _DRAWING
+        return _DEALER
+
+    @property
+    def acting(self) -> int | None:
+        """The seat to act while the stage is a player's (betting, drawing), else None."""
+        stage = self.stage
+        return self.actor if stage is _BET or stage is _DRAW else None
 
     @property
     def next_chore(self) -> Chore | None:
@@ -277,19 +323,31 @@ class HandCore:
     @property
     def street_name(self) -> str:
         """The current street's name."""
-        return self.game.streets[min(self.street, len(self.game.streets) - 1)].name
+        streets = self.game.streets
+        street = self.street
+        return streets[street if street < len(streets) else -1].name
 
     @property
     def total_pot(self) -> int:
         """Every chip committed this hand (bets in front included)."""
-        return sum(p.contributed for p in self.players.values())
+        total = 0
+        for player in self.players.values():
+            total += player.contributed
+        return total
 
     @property
     def pots(self) -> list[Pot]:
         """Main and side pots as they stand (bets in front included)."""
-        folded = {s for s, p in self.players.items() if p.folded}
-        all_in = {s for s, p in self.players.items() if p.all_in}
-        return build_pots({s: p.contributed for s, p in self.players.items()}, folded, all_in)
+        contributions: dict[int, int] = {}
+        folded: set[int] = set()
+        all_in: set[int] = set()
+        for seat, player in self.players.items():
+            contributions[seat] = player.contributed
+            if player.folded:
+                folded.add(seat)
+            elif player.all_in:
+                all_in.add(seat)
+        return build_pots(contributions, folded, all_in)
 
     def chore_text(self) -> str:
         """The next dealer chore in words, for messages: ``"deal flop"``, ``"no chore"``."""
@@ -312,13 +370,24 @@ class HandCore:
 
     def clockwise_from(self, seat: int) -> list[int]:
         """Seats in clockwise order starting just after ``seat``."""
-        seats = self.order
-        later = [s for s in seats if s > seat]
-        return later + [s for s in seats if s <= seat]
+        return list(self.clockwise(seat))
+
+    def clockwise(self, seat: int) -> tuple[int, ...]:
+        """Seats in clockwise order starting just after ``seat``: :meth:`clockwise_from`
+        as a tuple worked out once for every hand at the same seats."""
+        return _rotation(self.order, seat)
 
     def in_hand(self) -> list[PlayerState]:
         """The players who have not folded."""
         return [p for p in self.players.values() if not p.folded]
+
+    def one_left(self) -> bool:
+        """Whether exactly one player has not folded (the hand is his)."""
+        count = 0
+        for player in self.players.values():
+            if not player.folded:
+                count += 1
+        return count == 1
 
     def put(self, player: PlayerState, amount: int) -> int:
         """Move up to ``amount`` of ``player``'s chips in front of him; return what moved."""
@@ -330,8 +399,9 @@ class HandCore:
 
     def next_to_act(self, seat: int) -> int | None:
         """The first seat after ``seat``, clockwise, still to act this round."""
-        for s in self.clockwise_from(seat):
-            if s in self.to_act:
+        to_act = self.to_act
+        for s in self.clockwise(seat):
+            if s in to_act:
                 return s
         return None
 

@@ -277,6 +277,40 @@ class LegalActions:
     discard: bool = False
     """A draw is due: discard 0 or more cards."""
 
+    @classmethod
+    def betting(
+        cls,
+        actor: int,
+        fold: bool,
+        check: bool,
+        call: int | None,
+        raise_to: tuple[int, int] | None,
+    ) -> LegalActions:
+        """A betting turn's legal actions (no bring-in, no draw), made without the generated
+        ``__init__``: a frozen dataclass sets each of its eight fields through
+        ``object.__setattr__``, and the referee makes one of these at every decision.
+
+        >>> LegalActions.betting(1, True, False, 10, (20, 100)) == LegalActions(
+        ...     actor=1, fold=True, call=10, raise_to=(20, 100))
+        True
+        """
+        made = _new(cls)
+        _set(
+            made,
+            "__dict__",
+            {
+                "actor": actor,
+                "fold": fold,
+                "check": check,
+                "call": call,
+                "raise_to": raise_to,
+                "bring_in": None,
+                "bring_in_ends_only": False,
+                "discard": False,
+            },
+        )
+        return made
+
     def actions(self) -> tuple[Action, ...]:
         """The legal actions as values; a range appears as its two ends (every amount
         between them is legal too, in the chip unit; fixed limit: only the ends).
@@ -358,6 +392,10 @@ class LegalActions:
             low, high = self.raise_to
             parts.append(f"raise to {low}" if low == high else f"raise to {low}..{high}")
         return ", ".join(parts) or "nothing"
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 ACTION_TYPES: dict[str, type[Action]] = {

@@ -15,7 +15,7 @@ import numbers
 from croupier.checks import whole_chips
 from croupier.errors import IllegalActionError, RuleViolationError
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, PlayerState, Stage, _malformed
+from croupier.poker._core import _BET, HandCore, PlayerState, Stage, _malformed
 from croupier.poker.actions import LegalActions
 from croupier.poker.blinds import blind_posters
 from croupier.poker.exposed import exposed_strength
@@ -107,7 +107,7 @@ class BettingRound:
         """Antes, then the blinds; the first street is to be dealt next."""
         core = self.core
         paid_antes: dict[int, int] = {}
-        for seat in core.clockwise_from(core.button):
+        for seat in core.clockwise(core.button):
             if self.antes.get(seat, 0):
                 player = core.players[seat]
                 paid = core.put(player, self.antes[seat])
@@ -147,7 +147,7 @@ class BettingRound:
         if self.blinds:
             posters = list(self.blinds)
             if self.voluntary_blind:  # left of the last blind (11.x(c))
-                posters.append(next(s for s in core.clockwise_from(posters[-1])))
+                posters.append(next(s for s in core.clockwise(posters[-1])))
             return posters
         count = len(core.rules.blinds) + (1 if self.voluntary_blind else 0)
         return blind_posters(core.order, core.button, count, core.rules.heads_up)
@@ -188,12 +188,12 @@ class BettingRound:
         self.core.actor = first if first in self.core.to_act else self.core.next_to_act(first)
 
     def _first_to_act(self, street: Street) -> int:
-        live = [
-            s for s in self.core.clockwise_from(self.core.button) if self.core.players[s].can_act
-        ]
+        players = self.core.players
         if street.opener is Opener.LEFT_OF_LAST_BLIND:
-            after = self.core.clockwise_from(self.last_blind_seat)
-            return next(s for s in after if self.core.players[s].can_act)
+            for seat in self.core.clockwise(self.last_blind_seat):
+                if players[seat].can_act:
+                    return seat
+        live = [s for s in self.core.clockwise(self.core.button) if players[s].can_act]
         if street.opener is Opener.LOWEST_UP_CARD:
             # 12.2(a): lowest up card; equal ranks: lowest suit (clubs) opens
             return min(live, key=lambda s: min(self.core.players[s].up))
@@ -201,9 +201,7 @@ class BettingRound:
             # the best exposed hand among the players still in opens; if that player is all
             # in, the next player clockwise who can bet acts first (see _open_betting)
             shown = [
-                s
-                for s in self.core.clockwise_from(self.core.button)
-                if not self.core.players[s].folded
+                s for s in self.core.clockwise(self.core.button) if not self.core.players[s].folded
             ]
             best = max(
                 exposed_strength(self.core.players[s].up, self.core.game.ranking) for s in shown
@@ -230,7 +228,7 @@ class BettingRound:
         self.current_bet = 0
         self.core.record(ev.BetsCollected(self.core.total_pot))
         self.core.actor = None
-        if len(self.core.in_hand()) == 1:
+        if self.core.one_left():
             self.core.stage = Stage.AWARD
         elif self.core.street + 1 < len(self.core.game.streets):
             self.core.street += 1
@@ -245,7 +243,8 @@ class BettingRound:
         the action that comes back. The point is the log's length, the stage, the seat to
         act and the street: what changes the betting without a logged event (opening a
         round, the draw) changes the stage or the seat to act."""
-        key = (len(self.core.log), self.core.stage, self.core.actor, self.core.street)
+        core = self.core
+        key = (len(core.log), core.stage, core.actor, core.street)
         kept = self._legal
         if kept is not None and kept[0] == key:
             return kept[1]
@@ -256,11 +255,11 @@ class BettingRound:
     def work_out_legal(self) -> LegalActions:
         """The legal actions, worked out afresh."""
         core = self.core
-        seat = core.actor if core.stage in (Stage.BET, Stage.DRAW) else None
+        seat = core.acting
         if seat is None:
             return LegalActions(actor=None)
-        player = self.core.players[seat]
-        if self.core.stage == Stage.DRAW:
+        player = core.players[seat]
+        if core.stage is not _BET:
             return LegalActions(actor=seat, discard=True)
         to_call = max(self.current_bet - player.bet, 0)
         raise_range = self._raise_range(player, to_call)
@@ -279,12 +278,12 @@ class BettingRound:
                 bring_in_ends_only=ends,
                 raise_to=complete,
             )
-        return LegalActions(
-            actor=seat,
-            fold=to_call > 0 or self.core.rules.fold_when_check_is_free,
-            check=to_call == 0,
-            call=min(to_call, player.stack) if to_call > 0 else None,
-            raise_to=raise_range,
+        return LegalActions.betting(
+            seat,
+            to_call > 0 or core.rules.fold_when_check_is_free,
+            to_call == 0,
+            min(to_call, player.stack) if to_call > 0 else None,
+            raise_range,
         )
 
     def error(self, rule: str, problem: str) -> IllegalActionError:
@@ -298,10 +297,10 @@ class BettingRound:
 
     def _capped(self) -> bool:
         """17.6(f): the round has had all the bets and raises the table's cap allows."""
+        if not self.core.rules.structure.capped:
+            return False
         cap = self.core.rules.raise_cap
-        if not self.core.rules.structure.capped or (
-            cap.head_to_head_unlimited and self._heads_up()
-        ):
+        if cap.head_to_head_unlimited and self._heads_up():
             return False
         blind_round = self.core.street == 0 and self.core.game.forced is ForcedBets.BLINDS
         if cap.short_all_ins_count:  # every bet, raise and completion, short all-ins too
@@ -345,42 +344,49 @@ class BettingRound:
         all_in_total = player.bet + player.stack
         if player.stack <= to_call:
             return None
-        others = [p for p in self.core.players.values() if p is not player and p.can_act]
-        if not others:
-            return None
+        core = self.core
+        for other in core.players.values():
+            if other is not player and other.can_act:
+                break
+        else:
+            return None  # nobody else can bet
         if self._closed_to(player, to_call):
             return None  # a short all-in does not reopen the betting (Decision 3.2-2)
         if self._no_caller(player):
             return None
-        structure = self.core.rules.structure
+        rules = core.rules
+        structure = rules.structure
         if self._capped():
             return None  # 17.6(f): a bet and three raises
-        street = self.core.street
-        table_min = self.core.rules.table_minimum
-        unit = self.core.rules.chip_unit
+        street = core.street
+        table_min = rules.table_minimum
+        unit = rules.chip_unit
+        current_bet = self.current_bet
         full_bet = structure.min_bet(street, table_min)
         fixed = structure.fixed_increment(street)
         opening = self._bring_in_due or self._completes(full_bet, fixed)
         if self._bring_in_due:
-            low = self.core.rules.bring_in_amount  # 12.2(a): at least the table minimum
+            low = rules.bring_in_amount  # 12.2(a): at least the table minimum
         elif opening:
             low = full_bet  # an opening bet, or completing a bring-in smaller than a bet
         else:
             step = structure.min_raise_increment(street, self.last_increment, table_min)
-            low = self.current_bet + step
+            low = current_bet + step
         if fixed is not None:
-            high = max(low, full_bet) if opening else self.current_bet + fixed
+            high = max(low, full_bet) if opening else current_bet + fixed
             low = min(low, high)
         else:
             limit = structure.max_raise_to(
-                pot=self.core.total_pot,
+                pot=core.total_pot,
                 to_call=to_call,
-                current_bet=self.current_bet,
+                current_bet=current_bet,
                 my_bet=player.bet,
             )
             high = all_in_total if limit is None else limit // unit * unit
-        if self.core.rules.table_maximum is not None:
-            high = min(high, self.current_bet + self.core.rules.table_maximum)
+            low = -(-low // unit) * unit  # 17.5(e): after an odd all-in, the next unit up
+        if rules.table_maximum is not None:
+            cap = current_bet + rules.table_maximum
+            high = min(high, cap if fixed is not None else cap // unit * unit)
         high = min(high, all_in_total)
         if all_in_total < low:  # 17.6(c): a tap-out may be less than a full raise
             return (all_in_total, all_in_total)
@@ -388,7 +394,7 @@ class BettingRound:
 
     # --------------------------------------------------------------- actions
     def _require_bettor(self, rule: str, what: str) -> PlayerState:
-        if self.core.stage != Stage.BET or self.core.actor is None:
+        if self.core.stage is not _BET or self.core.actor is None:
             raise IllegalActionError(
                 rule, f"cannot {what}: no player is to act in a betting round", "no action"
             )
@@ -405,7 +411,7 @@ class BettingRound:
 
     def _betting_legal(self) -> LegalActions | None:
         """The legal actions when a player is to act in a betting round, else None."""
-        if self.core.stage != Stage.BET or self.core.actor is None:
+        if self.core.stage is not _BET or self.core.actor is None:
             return None
         return self.legal()
 
@@ -607,15 +613,16 @@ class BettingRound:
         return fixed is not None and self.current_bet < full_bet
 
     def _acted(self, player: PlayerState) -> None:
+        core = self.core
         player.acted_serial = self._full_raises
-        self.core.to_act.discard(player.seat)
-        if len(self.core.in_hand()) == 1:
-            self.core.to_act.clear()
-        nxt = self.core.next_to_act(player.seat)
+        core.to_act.discard(player.seat)
+        if core.one_left():
+            core.to_act.clear()
+        nxt = core.next_to_act(player.seat)
         # a player facing no bet who cannot act (all in) is done
-        while nxt is not None and not self.core.players[nxt].can_act:
-            self.core.to_act.discard(nxt)
-            nxt = self.core.next_to_act(nxt)
-        self.core.actor = nxt
+        while nxt is not None and not core.players[nxt].can_act:
+            core.to_act.discard(nxt)
+            nxt = core.next_to_act(nxt)
+        core.actor = nxt
         if nxt is None:
-            self.core.stage = Stage.COLLECT
+            core.stage = Stage.COLLECT

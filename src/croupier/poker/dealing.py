@@ -169,10 +169,10 @@ class Dealer:
 
     def deal_street(self) -> None:
         """Deal the street: burn, hole or up cards one at a time clockwise, the board."""
-        street = self.core.game.streets[self.core.street]
-        live = [
-            s for s in self.core.clockwise_from(self.core.button) if not self.core.players[s].folded
-        ]
+        core = self.core
+        players = core.players
+        street = core.game.streets[core.street]
+        live = [s for s in core.clockwise(core.button) if not players[s].folded]
         per_player = street.cards_per_player
         burns, shortage, _ = self._street_plan()
         if burns:
@@ -191,12 +191,13 @@ class Dealer:
                 # top goes to the k-th seat of the round; a short or placed deck card by card
                 whole = not self.placed and len(self.deck) >= total
                 cards = self.deck.draw(total) if whole else ()
+                record, dealt, seats = core.record, ev.CardsDealt, len(live)
                 for k in range(total):
-                    seat = live[k % len(live)]
+                    seat = live[k % seats]
                     card = (cards[k],) if whole else self._draw(1)
-                    player = self.core.players[seat]
+                    player = players[seat]
                     (player.up if face_up else player.down).extend(card)
-                    self.core.record(ev.CardsDealt(seat, card, up=face_up))
+                    record(dealt(seat, card, face_up))
         if street.board:
             cards = self._draw(street.board)
             self.core.board.extend(cards)

@@ -132,7 +132,8 @@ class RandomPolicy:
             return Discard(tuple(rng.sample(down, rng.randint(0, len(down)))))
         if legal.bring_in is not None:
             return BringIn(rng.choice(legal.bring_in))
-        options: list[Action] = []
+        options: list[Action | None] = []  # None: the raise, made only when chosen
+        amount = 0
         if legal.fold and legal.call is not None:
             options.append(_FOLD)
         if legal.check:
@@ -141,8 +142,10 @@ class RandomPolicy:
             options.append(_CALL)
         if legal.raise_to is not None:
             low, high = legal.raise_to
-            options.append(RaiseTo(rng.randint(low, high)))
-        return rng.choice(options)
+            amount = rng.randint(low, high)
+            options.append(None)
+        chosen = rng.choice(options)
+        return RaiseTo(amount) if chosen is None else chosen
 
 
 @dataclass(frozen=True)

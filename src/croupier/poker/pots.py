@@ -42,34 +42,48 @@ def build_pots(
     >>> [(p.amount, p.eligible) for p in build_pots({1: 50, 2: 40}, set(), all_in=set())]
     [(90, (1, 2))]
     """
-    live = sorted(s for s in contributions if s not in folded)
+    live = sorted([s for s in contributions if s not in folded])
     if all_in is not None and live and not any(s in all_in for s in live):
         total = sum(contributions.values())  # nobody in the hand is all in: one pot
         return [Pot(total, tuple(live))] if total else []
     if all_in is None:
-        top = max((contributions[s] for s in live), default=0)
+        top = max([contributions[s] for s in live], default=0)
         all_in = {s for s in live if contributions[s] < top}
     caps = sorted({contributions[s] for s in live if s in all_in and contributions[s] > 0})
     covering = [s for s in live if s not in all_in]
     levels: list[int | None] = [*caps, None] if covering else list(caps)
+    amounts = list(contributions.values())
     pots: list[Pot] = []
     previous = 0
     for level in levels:
         if level is None:
-            amount = sum(c - min(c, previous) for c in contributions.values())
+            amount = _above(amounts, previous)
             eligible = tuple(covering)
         else:
-            amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
-            eligible = tuple(s for s in live if s not in all_in or contributions[s] >= level)
+            amount = _above(amounts, previous) - _above(amounts, level)  # between the levels
+            eligible = tuple([s for s in live if s not in all_in or contributions[s] >= level])
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         elif amount:
             pots.append(Pot(amount, eligible))
         previous = level if level is not None else previous
     if not covering and pots:  # chips above the last all-in level (folded players')
-        leftover = sum(c - min(c, previous) for c in contributions.values())
+        leftover = _above(amounts, previous)
         pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
     return pots
+
+
+def _above(amounts: list[int], level: int) -> int:
+    """The chips put in above ``level``: each amount's part over it.
+
+    >>> _above([30, 100, 100], 50)
+    100
+    """
+    total = 0
+    for amount in amounts:
+        if amount > level:
+            total += amount - level
+    return total
 
 
 def split_pot(

@@ -17,7 +17,9 @@ from collections.abc import Sequence
 from croupier.cards.card import Card
 from croupier.checks import seat_number
 from croupier.errors import IllegalActionError, InvalidActionError
+from croupier.evaluation.composition import ANY_FIVE
 from croupier.evaluation.evaluate import evaluate
+from croupier.evaluation.fast import fast_tables
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
 from croupier.poker._core import Chore, HandCore, PlayerState, Stage, _malformed
@@ -49,9 +51,29 @@ def evaluate_hand(core: HandCore, player: PlayerState) -> HandValue:
     """
     board = tuple(core.board)
     composition = core.game.composition
+    ranking = core.game.ranking
     if not board or not composition.is_exact:
-        return evaluate(player.cards, board, ranking=core.game.ranking)
-    return evaluate(player.cards, board, composition=composition, ranking=core.game.ranking)
+        own = player.cards
+        if 5 <= len(own) + len(board) <= 7:
+            # the best five of all the cards, as evaluate() reads them, without its checks
+            # of the cards: a hand's cards are distinct cards of its game's deck
+            rank = fast_tables(ranking).rank_indices([c.index for c in (*own, *board)])
+            return HandValue(rank, own, board, ANY_FIVE, ranking)
+        return evaluate(own, board, ranking=ranking)
+    return evaluate(player.cards, board, composition=composition, ranking=ranking)
+
+
+_NAMES: dict[tuple[str, int], str] = {}
+"""Each hand value's name in words, by ranking and rank (a name depends on nothing else)."""
+
+
+def _name(value: HandValue) -> str:
+    """``value.describe()``, worked out once per rank."""
+    key = (value.ranking.name, value.rank)
+    name = _NAMES.get(key)
+    if name is None:
+        name = _NAMES[key] = value.describe()
+    return name
 
 
 def show_down(core: HandCore, aggressor: int | None) -> None:
@@ -85,7 +107,7 @@ def show_down(core: HandCore, aggressor: int | None) -> None:
         must = not shown or value >= max(shown) or seat in winners
         if must or core.rules.show_all_at_showdown:
             shown.append(value)
-            core.record(ev.HandShown(seat, core.players[seat].cards, value.describe()))
+            core.record(ev.HandShown(seat, core.players[seat].cards, _name(value)))
         else:
             core.record(ev.HandMucked(seat))
     core.stage = Stage.AWARD
@@ -289,7 +311,7 @@ def request_show(core: HandCore, seat: int) -> ev.HandShown:
     verify_request_show(core, seat)
     seat = int(seat)
     value = core.hands[seat]
-    shown = ev.HandShown(seat, core.players[seat].cards, value.describe())
+    shown = ev.HandShown(seat, core.players[seat].cards, _name(value))
     if shown not in core.log:
         core.record(ev.ShowRequested(seat))
         core.record(shown)

@@ -53,7 +53,22 @@ from croupier.errors import (
 from croupier.evaluation.hand import HandValue
 from croupier.poker import events as ev
 from croupier.poker import showdown
-from croupier.poker._core import _ACTING, Chore, HandCore, Phase, PlayerState, Stage
+from croupier.poker._core import (
+    _AWARD,
+    _BET,
+    _COLLECT,
+    _DEAL,
+    _DEALER,
+    _DONE,
+    _DRAW,
+    _FORCED,
+    _SHOWDOWN,
+    Chore,
+    HandCore,
+    Phase,
+    PlayerState,
+    Stage,
+)
 from croupier.poker.actions import (
     Action,
     BringIn,
@@ -138,8 +153,11 @@ class HandState:
         game = rules.game
         if not isinstance(stacks, Mapping):
             raise CroupierError(f"stacks must map seat numbers to chips, not {stacks!r}")
-        stacks = {
-            seat_number(s): whole_chips(n, f"the stack of seat {s}") for s, n in stacks.items()
+        stacks = {  # whole chips checked (and the message written) only when not a plain int
+            seat_number(s): n
+            if type(n) is int and n >= 0
+            else whole_chips(n, f"the stack of seat {s}")
+            for s, n in stacks.items()
         }
         if before_first_card is not None and not callable(before_first_card):
             raise CroupierError(f"before_first_card must be callable, not {before_first_card!r}")
@@ -343,13 +361,12 @@ class HandState:
     @property
     def is_complete(self) -> bool:
         """Whether the hand is over."""
-        return self._core.stage == Stage.DONE
+        return self._core.stage is _DONE
 
     @property
     def actor(self) -> int | None:
         """The seat to act, or None."""
-        core = self._core
-        return core.actor if core.stage in _ACTING else None
+        return self._core.acting
 
     @property
     def street_name(self) -> str:
@@ -417,7 +434,7 @@ class HandState:
     def step(self) -> ev.Event | None:
         """Run the next dealer chore (when :attr:`phase` is ``DEALER``); return its last event."""
         core = self._core
-        if core.phase is not Phase.DEALER:
+        if core.phase is not _DEALER:
             raise CroupierError(f"no dealer chore is due: {core.phase.value}")
         if self._dealer.waiting_for_cards():
             raise IllegalActionError(
@@ -428,25 +445,25 @@ class HandState:
         log = core.log
         before = len(log)
         stage = core.stage
-        if stage == Stage.FORCED:
+        if stage is _FORCED:
             self._betting.post_forced_bets()
-        elif stage == Stage.DEAL:
+        elif stage is _DEAL:
             self._dealer.deal_street()
-        elif stage == Stage.BET:
+        elif stage is _BET:
             self._betting.open()
-        elif stage == Stage.DRAW:
+        elif stage is _DRAW:
             self._dealer.open_draw()
-        elif stage == Stage.COLLECT:
+        elif stage is _COLLECT:
             self._betting.collect()
-        elif stage == Stage.SHOWDOWN:
+        elif stage is _SHOWDOWN:
             showdown.show_down(core, self._betting.aggressor)
-        elif stage == Stage.AWARD:
+        elif stage is _AWARD:
             showdown.award(core)
         return log[-1] if len(log) > before else None
 
     def _run_chores(self) -> None:
         core, dealer = self._core, self._dealer
-        while core.phase is Phase.DEALER and not dealer.waiting_for_cards():
+        while core.phase is _DEALER and not dealer.waiting_for_cards():
             self.step()
 
     def _after_action(self) -> None:
@@ -749,10 +766,13 @@ class HandState:
         (2, (None, None))
         """
         core = self._core
-        if seat is not None and seat not in core.players:
+        if seat is None:
+            return self._views.view(None, None, 0)
+        player = core.players.get(seat)
+        if player is None:
             raise CroupierError(f"seat {seat!r} is not in this hand")
-        if seat is not None and seat == self.actor:
-            to_call = max(self._betting.current_bet - core.players[seat].bet, 0)
+        if seat == core.acting:
+            to_call = max(self._betting.current_bet - player.bet, 0)
             return self._views.view(seat, self._betting.legal(), to_call)
         return self._views.view(seat, None, 0)
 

@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from croupier import codec
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
 from croupier.poker import events as ev
-from croupier.poker._core import HandCore, Stage
+from croupier.poker._core import _DONE, HandCore
 from croupier.poker.actions import LegalActions
 
 __all__ = [
@@ -159,7 +158,10 @@ def _seen_whole(event: ev.Event, seat: int | None, shown: frozenset[Card]) -> ev
 
 
 def _started(event: ev.HandStarted, seat: int | None, shown: frozenset[Card]) -> ev.Event:
-    return dataclasses.replace(event, deck=())  # the deck order is the dealer's secret
+    # the deck order is the dealer's secret; the fields copied by hand (replace() is slow)
+    made = _new(ev.HandStarted)
+    _set(made, "__dict__", {**event.__dict__, "deck": ()})
+    return made
 
 
 def _dealt(event: ev.CardsDealt, seat: int | None, shown: frozenset[Card]) -> ev.Event:
@@ -245,11 +247,53 @@ def _owner(event: ev.Event) -> int:
     return _NO_OWNER
 
 
+def _player_view(
+    seat: int,
+    stack: int,
+    bet: int,
+    folded: bool,
+    all_in: bool,
+    up: tuple[Card, ...],
+    down: tuple[Card | None, ...],
+) -> PlayerView:
+    """``PlayerView(seat, stack, ...)`` made without the generated ``__init__`` (a frozen
+    dataclass sets each field through ``object.__setattr__``; the fields here need no
+    checks, and a view holds a record of every seat).
+
+    >>> _player_view(1, 90, 10, False, False, (), (None,)) == PlayerView(1, 90, 10, False, False, (), (None,))
+    True
+    """
+    made = _new(PlayerView)
+    _set(
+        made,
+        "__dict__",
+        {
+            "seat": seat,
+            "stack": stack,
+            "bet": bet,
+            "folded": folded,
+            "all_in": all_in,
+            "up": up,
+            "down": down,
+        },
+    )
+    return made
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
 _Public = tuple[
     frozenset[Card], tuple[PlayerView, ...], tuple[int, ...], int, tuple[Card, ...], dict[int, int]
 ]
 """The shown cards, each seat's public record, the pots, the pot, the board and where
 each seat's record is in the tuple (a hand's seats never change)."""
+
+
+def _all_folded(core: HandCore) -> bool:
+    """Whether every player has folded (no pot has a live claimant)."""
+    return all(player.folded for player in core.players.values())
 
 
 class SeatViews:
@@ -278,6 +322,9 @@ class SeatViews:
         """The part of every view that is the same for all (see :meth:`_public_view`)."""
         self._own: dict[int, tuple[PlayerView, PlayerView]] = {}
         self._records: list[PlayerView | None] = [None] * len(core.players)
+        self._facts: list[tuple[Any, ...] | None] = [None] * len(core.players)
+        """What each record was made from (stack, bet, folded, all in, up, down): a record
+        is made anew only when these change."""
         self._pot_key: tuple[tuple[int, bool, int], ...] = ()
         self._pot_amounts: tuple[int, ...] = ()
         self._index = {s: i for i, s in enumerate(core.players)}
@@ -296,22 +343,27 @@ class SeatViews:
                     self._own_record(seat, players[i], down),
                     *players[i + 1 :],
                 )
-        stage = core.stage
-        return SeatView(
-            seat=seat,
-            game=core.game.name,
-            street=core.street_name,
-            button=core.button,
-            board=board,
-            players=players,
-            pot=pot,
-            pots=pots,
-            actor=core.actor if stage in (Stage.BET, Stage.DRAW) else None,
-            to_call=to_call,
-            legal=legal,
-            events=self._censored_log(seat, shown),
-            complete=stage == Stage.DONE,
+        made = _new(SeatView)  # every field set here: the generated __init__ is three times slower
+        _set(
+            made,
+            "__dict__",
+            {
+                "seat": seat,
+                "game": core.game.name,
+                "street": core.street_name,
+                "button": core.button,
+                "board": board,
+                "players": players,
+                "pot": pot,
+                "pots": pots,
+                "actor": core.acting,
+                "to_call": to_call,
+                "legal": legal,
+                "events": self._censored_log(seat, shown),
+                "complete": core.stage is _DONE,
+            },
         )
+        return made
 
     def _public_view(self) -> _Public:
         """The part of every view that is the same for all (the shown cards, each seat as
@@ -319,46 +371,53 @@ class SeatViews:
         asks for every seat's view after each action. A seat's record is made anew only
         when something in it changed (else it is the same object: a server encodes it
         once), and the pots only when the chips put in or the players in the hand did."""
-        key = (len(self.core.log), self.core.actor, self.core.stage, self.core.street)
+        core = self.core
+        key = (len(core.log), core.actor, core.stage, core.street)
         cached = self._public
         if cached is not None and cached[0] == key:
             return cached[1]
-        shown = self.core.shown
-        records = self._records
-        players = self.core.players
-        changed: Iterable[int] = (
-            self.core.order if self.core.all_dirty or shown else self.core.dirty
-        )
+        shown = core.shown
+        records, facts = self._records, self._facts
+        players = core.players
+        changed: Iterable[int] = core.order if core.all_dirty or shown else core.dirty
         index = self._index
         for seat in changed:
             p = players[seat]
-            down = tuple(c if c in shown else None for c in p.down)
-            all_in = p.stack == 0 and not p.folded and p.contributed > 0
-            new = PlayerView(seat, p.stack, p.bet, p.folded, all_in, tuple(p.up), down)
+            stack, folded = p.stack, p.folded
+            down = (
+                tuple([c if c in shown else None for c in p.down])
+                if shown
+                else (None,) * len(p.down)
+            )
+            all_in = stack == 0 and not folded and p.contributed > 0
+            new = (stack, p.bet, folded, all_in, tuple(p.up), down)
             i = index[seat]
-            if new != records[i]:
-                records[i] = new
-        self.core.dirty.clear()
-        self.core.all_dirty = False
-        all_in_seen = any(r.all_in for r in records if r is not None)
-        total = self.core.total_pot
+            if new != facts[i]:  # else the same record: a server encodes it once
+                facts[i] = new
+                records[i] = _player_view(seat, *new)
+        core.dirty.clear()
+        core.all_dirty = False
+        all_in_seen = False
+        for record in records:
+            if record is not None and record.all_in:
+                all_in_seen = True
+                break
+        total = core.total_pot
         if not all_in_seen:  # one pot (what build_pots gives when nobody in is all in)
             self._pot_key = ()
-            self._pot_amounts = (
-                (total,) if total and not all(p.folded for p in self.core.players.values()) else ()
-            )
+            self._pot_amounts = (total,) if total and not _all_folded(core) else ()
         else:
             # the pots depend on who is all in too (an award can lift a stack off zero)
-            pot_key = tuple((p.contributed, p.folded, p.stack) for p in self.core.players.values())
+            pot_key = tuple((p.contributed, p.folded, p.stack) for p in players.values())
             if self._pot_key != pot_key:
                 self._pot_key = pot_key
-                self._pot_amounts = tuple(pot.amount for pot in self.core.pots)
+                self._pot_amounts = tuple(pot.amount for pot in core.pots)
         public: _Public = (
             shown,
             cast(tuple[PlayerView, ...], tuple(records)),  # every record is made above
             self._pot_amounts,
             total,
-            tuple(self.core.board),
+            tuple(core.board),
             self._index,
         )
         self._public = (key, public)
@@ -370,7 +429,7 @@ class SeatViews:
         kept = self._own.get(seat)
         if kept is not None and kept[0] is public and kept[1].down == down:
             return kept[1]
-        own = PlayerView(
+        own = _player_view(
             public.seat, public.stack, public.bet, public.folded, public.all_in, public.up, down
         )
         self._own[seat] = (public, own)
@@ -394,6 +453,10 @@ class SeatViews:
         if done < len(events):
             for i in range(done, len(events)):
                 event = events[i]
+                censor = _CENSORS.get(type(event))
+                if censor is _seen_whole:  # most events: no call to make
+                    public.append(event)
+                    continue
                 seen = censor_event(event, None, shown)
                 public.append(seen)
                 if seen is not event:
