@@ -381,24 +381,29 @@ async def play_match(
     hand_time: float = 60.0,
     deal: Callable[[int], Deck] | None = None,
     log: MatchLog | None = None,
+    first: int = 0,
 ) -> MatchResult:
     """Play ``hands`` hands between two players (seats 0 and 1) and return the result.
 
     Hand ``h`` is dealt from a seed of ``seed`` and the deal index (``h // 2`` when
     ``duplicate``: each deal is played twice, the seats having swapped positions), or from
     ``deal(h)`` when given (a stacked deck). ``action_time`` and ``hand_time`` (seconds)
-    bound a remote player's answer and its thinking over one hand.
+    bound a remote player's answer and its thinking over one hand. ``first`` numbers the
+    first hand (the hands are ``first`` to ``first + hands - 1``): a policy player's hand
+    depends on its number and the seed alone, so a match can be played in pieces.
     """
     if len(players) != 2:
         raise CroupierError(f"a match is heads up: 2 players, not {len(players)}")
     if type(hands) is not int or hands < 0:
         raise CroupierError(f"hands must be a whole number, not {hands!r}")
+    if type(first) is not int or first < 0:
+        raise CroupierError(f"first must be a whole number, not {first!r}")
     if action_time <= 0 or hand_time <= 0:
         raise CroupierError("time limits must be positive")
     result = MatchResult((players[0].name, players[1].name), seed=seed)
     if log is not None:
         log.header(game, result.names, hands, seed)
-    for number in range(hands):
+    for number in range(first, first + hands):
         index = number // 2 if duplicate else number
         deck = deal(number) if deal is not None else None
         hand = AcpcHand(game, number, deck=deck, seed=None if deck else derived_seed(seed, index))

@@ -35,6 +35,8 @@ from croupier.blackjack.rules import (
     Surrender,
 )
 from croupier.cli.options import SEED, check_picture_path, echo_json, progress_bar
+from croupier.cli.ray_option import ray_option
+from croupier.distributed import ClusterError
 from croupier.errors import CroupierError
 
 if TYPE_CHECKING:
@@ -325,6 +327,7 @@ def _draw_chart(
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--plot", "plot_path", default=None, help="Plot the running EV to this PNG file.")
+@ray_option
 def simulate_command(
     rounds: int,
     workers: int,
@@ -332,6 +335,7 @@ def simulate_command(
     insure: bool,
     as_json: bool,
     plot_path: str | None,
+    ray_address: str | None,
     **opts: Any,
 ) -> None:
     """Play ROUNDS rounds with the derived basic strategy and report EV ± standard error,
@@ -339,6 +343,10 @@ def simulate_command(
     if insure and not opts["insurance"]:
         raise click.UsageError(
             "--insure and --no-insurance exclude each other: insurance is not offered"
+        )
+    if ray_address is not None and workers > 1:
+        raise click.BadParameter(
+            "the Ray cluster chooses where tasks run: drop --workers", param_hint="--ray"
         )
     rules, decks = build_rules(opts, simulation=True)
     if decks == "inf":
@@ -359,8 +367,11 @@ def simulate_command(
                 workers=workers,
                 insure=insure,
                 progress=bar.update,
+                ray=ray_address,
             )
     except CroupierError as err:
+        if isinstance(err, ClusterError):
+            raise  # the cluster's trouble (an address nobody answers at) is no usage error
         raise click.UsageError(str(err)) from None
     if plot_path:
         from croupier.blackjack.math.pictures import draw_running_ev
@@ -383,7 +394,8 @@ def simulate_command(
         return
     click.echo(
         f"{result.rounds:,} rounds, {rules.decks} decks, seed {result.seed}, "
-        f"{result.rounds_per_second:,.0f} rounds/s on {result.workers} worker(s)"
+        f"{result.rounds_per_second:,.0f} rounds/s on {result.workers} "
+        f"{'Ray task(s)' if ray_address is not None else 'worker(s)'}"
     )
     se = f"{result.se:.4%}" if defined else "n/a"
     click.echo(f"  EV per initial unit {result.ev:+.4%} ± {se} (house edge {-result.ev:.4%})")

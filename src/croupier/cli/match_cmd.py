@@ -12,6 +12,7 @@ from __future__ import annotations
 import click
 
 from croupier.cli.options import echo_json
+from croupier.cli.ray_option import ray_option
 
 __all__ = ["match"]
 
@@ -42,9 +43,10 @@ def _even(ctx: click.Context, param: click.Parameter, value: int) -> int:
 @click.option("--log-phh", type=click.Path(dir_okay=False), default=None,
               help="Write the match as PHH (.phhs).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@ray_option
 def match(a: str, b: str, hands: int, structure: str, seed: int | None, action_time: float,
           hand_time: float, connect_time: float, log_acpc: str | None, log_phh: str | None,
-          as_json: bool) -> None:  # fmt: skip
+          as_json: bool, ray_address: str | None) -> None:  # fmt: skip
     """Play two bots in duplicate and report milli-big-blinds a hand with a 95 % interval.
 
     A and B are each a built-in bot (random, calling, calling-station,
@@ -59,6 +61,7 @@ def match(a: str, b: str, hands: int, structure: str, seed: int | None, action_t
     Examples:
       croupier match hand-strength calling --hands 2000 --seed 1
       croupier match "./my_acpc_bot" default --hands 500 --json
+      croupier match hand-strength default --hands 1000000 --seed 1 --ray head.example:6379
     """
     from croupier.acpc.dealer import MatchLog
     from croupier.acpc.match import parse_bot, run_match
@@ -69,7 +72,8 @@ def match(a: str, b: str, hands: int, structure: str, seed: int | None, action_t
     log = MatchLog.to_files(log_acpc, log_phh)
     try:
         summary = run_match(*specs, hands=hands, game=game, seed=seed, action_time=action_time,
-                            hand_time=hand_time, connect_time=connect_time, log=log)  # fmt: skip
+                            hand_time=hand_time, connect_time=connect_time, log=log,
+                            ray=ray_address)  # fmt: skip
     finally:
         log.close()
     if as_json:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from croupier.cli.options import SEED, echo_json, progress_bar
+from croupier.cli.ray_option import ray_option
 from croupier.poker.games import GAMES, ForcedBets
 from croupier.poker.policies import POLICIES
 from croupier.poker.settings import TableRules
@@ -115,6 +116,7 @@ def poker() -> None:
     help="The store to record to (implies --record) "
     "[default: $CROUPIER_DB, else the user data directory].",
 )
+@ray_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def simulate_command(
     game: str,
@@ -129,6 +131,7 @@ def simulate_command(
     engine: str,
     record: bool,
     db: str | None,
+    ray_address: str | None,
     as_json: bool,
 ) -> None:
     """Play HANDS hands with built-in policies and report each seat's result per hand.
@@ -138,6 +141,7 @@ def simulate_command(
       croupier poker simulate --game omaha --structure pot-limit --players 6 --hands 5000
       croupier poker simulate --policy hand-strength --policy random --players 2 --json
       croupier poker simulate --hands 200 --seed 7 --record --db sqlite:///sim.db
+      croupier poker simulate --hands 100000000 --seed 7 --ray head.example:6379
     """
     spec = GAMES[game]
     if players > spec.max_players:
@@ -180,6 +184,14 @@ def simulate_command(
         raise click.BadParameter(
             "--record plays every hand in one process: drop --workers", param_hint="--workers"
         )
+    if ray_address is not None and record:
+        raise click.BadParameter(
+            "--record plays every hand in one process: drop --ray", param_hint="--ray"
+        )
+    if ray_address is not None and workers > 1:
+        raise click.BadParameter(
+            "the Ray cluster chooses where chunks run: drop --workers", param_hint="--ray"
+        )
     if engine == "fast" or (engine == "auto" and fast_ok and not record):
         with progress_bar(hands, "hands", shown=not as_json and hands >= 2_000_000) as bar:
             fast = fast_simulate_parallel(
@@ -194,6 +206,7 @@ def simulate_command(
                 seed=seed,
                 workers=workers,
                 progress=bar.update,
+                ray=ray_address,
             )
         result = SimulationResult(
             hands,
@@ -218,6 +231,7 @@ def simulate_command(
                 workers=workers,
                 progress=bar.update,
                 store=store,
+                ray=ray_address,
             )
     finally:
         if store is not None:

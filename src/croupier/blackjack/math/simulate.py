@@ -63,6 +63,11 @@ __all__ = [
 TASK_ROUNDS = 250_000
 """Rounds per task (one seed, fresh shoe)."""
 
+TASK_COST_SECONDS = 0.094
+"""A task's cost on the reference core (one core of a 2-vCPU x86-64 cloud machine; six
+decks, NZ rules, basic strategy): it sizes Ray tasks only, about two seconds' worth of
+tasks each (:func:`croupier.distributed.chunks_per_task`)."""
+
 _CHECKPOINTS = 16
 _FREQUENCIES = {
     "player_blackjack": k.S_PLAYER_BJ,
@@ -176,7 +181,7 @@ class SimulationResult:
     seconds: float
     """Wall time of the play (compilation and process start-up included)."""
     workers: int = 1
-    """Processes used."""
+    """Processes used (on Ray: the Ray tasks)."""
     strategy: StrategyChart | None = field(default=None, repr=False, compare=False)
     """The chart played."""
 
@@ -234,6 +239,7 @@ def simulate(
     workers: int = 1,
     insure: bool = False,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> SimulationResult:
     """Play ``rounds`` rounds of one box under ``rules`` with ``strategy`` (default: the
     basic strategy :meth:`Analysis.basic_strategy` derives for the rules' shoe).
@@ -241,7 +247,10 @@ def simulate(
     ``insure`` takes full insurance whenever offered (basic strategy never does);
     ``progress`` is called with the rounds finished after each task. ``rounds`` and
     ``workers`` are whole numbers from 1, ``seed`` a whole number from 0 (a negative seed
-    is refused, not folded onto another).
+    is refused, not folded onto another). With ``ray`` (an address, see
+    :mod:`croupier.distributed`) the same tasks run on a Ray cluster instead of
+    ``workers`` processes (:attr:`SimulationResult.workers` is then the Ray tasks): a seed
+    gives the same result.
 
     >>> simulate(NZ, rounds=0)
     Traceback (most recent call last):
@@ -278,7 +287,15 @@ def simulate(
     jobs = [(s, n, params, chart.cells, wager) for s, n in zip(seeds, sizes, strict=True)]
     start = time.perf_counter()
     results: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
-    if workers == 1 or n_tasks == 1:
+    if ray is not None:
+        from croupier.distributed import chunks_per_task, run_chunks
+
+        per_task = chunks_per_task(TASK_COST_SECONDS)
+        results = run_chunks(
+            _task, jobs, address=ray, per_task=per_task, sizes=sizes, progress=progress
+        )
+        workers = math.ceil(n_tasks / per_task)
+    elif workers == 1 or n_tasks == 1:
         for job in jobs:
             results.append(_task(job))
             if progress:

@@ -39,6 +39,11 @@ STRUCTURES = {"no-limit": 0, "pot-limit": 1, "fixed-limit": 2}
 CHUNK_HANDS = 50_000
 """Hands per task of :func:`fast_simulate_parallel` (one seed each, whatever the workers)."""
 
+HAND_SECONDS = (1.7e-6, 0.45e-6)
+"""A kernel hand's cost, ``a + b x players`` seconds, at Hold'em (the fastest game) on the
+reference core (one core of a 2-vCPU x86-64 cloud machine): 50,000 hands took 0.13 s at
+two seats and 0.30 s at ten. It sizes Ray tasks only."""
+
 
 @dataclass(frozen=True)
 class FastResult:
@@ -157,11 +162,14 @@ def fast_simulate_parallel(
     seed: int | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> FastResult:
     """:func:`fast_simulate` in tasks of :data:`CHUNK_HANDS` hands, each with its own seed
     spawned from ``seed`` (None: fresh randomness), spread over ``workers`` processes that
     each run the compiled kernel. The tasks do not depend on the worker count, so a seed
-    gives the same result with any ``workers``.
+    gives the same result with any ``workers``. With ``ray`` (an address, see
+    :mod:`croupier.distributed`) the same tasks run on a Ray cluster, grouped about two
+    seconds of work a Ray task (:data:`HAND_SECONDS`): a seed gives the same result.
 
     >>> one = fast_simulate_parallel(players=3, hands=120, stack=40, blinds=(1, 2), seed=5)
     >>> two = fast_simulate_parallel(players=3, hands=120, stack=40, blinds=(1, 2), seed=5,
@@ -186,10 +194,23 @@ def fast_simulate_parallel(
     def add(result: tuple[list[int], list[int]], count: int) -> None:
         totals[:] += np.array(result[0], np.int64)
         squares[:] += np.array(result[1], np.int64)
-        if progress is not None:
+        if progress is not None and count:
             progress(count)
 
-    if workers == 1 or tasks == 1:
+    if ray is not None:
+        from croupier.distributed import chunks_per_task, run_chunks
+
+        a, b = HAND_SECONDS
+        for result in run_chunks(
+            _chunk,
+            jobs,
+            address=ray,
+            per_task=chunks_per_task(CHUNK_HANDS * (a + b * players)),
+            sizes=sizes,
+            progress=progress,
+        ):
+            add(result, 0)
+    elif workers == 1 or tasks == 1:
         for job in jobs:
             add(_chunk(job), job[1])
     else:
