@@ -182,6 +182,28 @@ def test_the_composition_counts_cards_across_rounds() -> None:
     assert not env._shoe.cut_card_reached
 
 
+def test_a_round_reset_before_its_end_still_counts_the_cards_it_dealt() -> None:
+    env = blackjack_env(NZ.with_(decks=4), bet_sizes=(10,), shoe_composition=True)
+    per_class = np.array([16] * 8 + [64, 16])
+    for seed in range(50):  # a deal that leaves a decision (no natural ends it at once)
+        env.reset(seed=seed)
+        _, _, terminated, _, _ = env.step(env.action_names.index("wager 10"))
+        if not terminated:
+            break
+    rnd = env.round
+    assert rnd is not None
+    assert not rnd.is_complete  # the cards are out, the round is not over
+    view = rnd.view_for("player")
+    seen = np.zeros(10)
+    for card in [c for box in view.boxes for hand in box.hands for c in hand.cards]:
+        seen[card_class(card)] += 1
+    for card in view.dealer:
+        seen[card_class(card)] += 1
+    assert seen.sum() >= 3
+    env.reset()  # truncated: the next round starts from the same shoe
+    assert np.allclose(env._observe()[-10:], (per_class - seen) / per_class)
+
+
 def _play_round_from_here(env: BlackjackEnv, policy: random.Random) -> tuple[float, dict[str, Any]]:
     info = {"action_mask": env.legal_actions()}
     total = 0.0
@@ -299,6 +321,12 @@ def test_settings_are_checked() -> None:
         blackjack_env(NZ.with_(decks=1, penetration="99/100"))
     with pytest.raises(CroupierError, match="illegal_action"):
         blackjack_env(illegal_action="warn")
+    with pytest.raises(CroupierError, match="bet size 1 is not a wager the table takes"):
+        blackjack_env(bet_sizes=(1,))  # below the NZ minimum: no wager would be legal
+    with pytest.raises(CroupierError, match="bet size 1000000 is not"):
+        blackjack_env(bet_sizes=(10**6,), bankroll=10**7)  # above the maximum
+    with pytest.raises(CroupierError, match="in units of 5"):
+        blackjack_env(NZ.with_(chip_unit=5), bet_sizes=(12,))
     assert blackjack_env(BlackjackRules(table_minimum=25, table_maximum=100)).bet_sizes == (
         25,
         50,

@@ -180,6 +180,12 @@ class BlackjackEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise CroupierError(f"bet_sizes must be whole numbers of chips, not {bet_sizes!r}")
         if len(set(sizes)) != len(sizes):
             raise CroupierError(f"bet_sizes repeat a size: {bet_sizes!r}")
+        for size in sizes:  # a size the table refuses would leave no legal action
+            if not rules.table_minimum <= size <= rules.table_maximum or size % rules.chip_unit:
+                raise CroupierError(
+                    f"bet size {size} is not a wager the table takes: "
+                    f"{rules.table_minimum}..{rules.table_maximum} in units of {rules.chip_unit}"
+                )
         chips = 10 * max(sizes) if bankroll is None else bankroll
         if isinstance(chips, bool) or not isinstance(chips, int) or chips < min(sizes):
             raise CroupierError(
@@ -241,6 +247,9 @@ class BlackjackEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """
         super().reset(seed=seed)
         rules = self.rules
+        unfinished = self.round
+        if unfinished is not None and not unfinished.is_complete:  # its cards left the shoe
+            self._seen += self._round_counts(unfinished.view_for(PLAYER))
         cards = (options or {}).get("cards")
         if cards is not None:  # a stacked shoe, dealt as given (no burn)
             stacked = parse_cards(cards, unique=False) if isinstance(cards, str) else tuple(cards)
