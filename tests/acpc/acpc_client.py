@@ -113,6 +113,16 @@ def _raises(betting: str) -> list[str]:
     return out
 
 
+def broken_policy(rng: random.Random) -> Callable[[object], object]:
+    """A policy factory (``acpc_client:broken_policy`` for ``croupier match``) whose policy
+    raises every time it is asked."""
+
+    def policy(view: object) -> object:
+        raise RuntimeError("a bug in the bot")
+
+    return policy
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
     aggressive = "--raise" in args

@@ -24,6 +24,8 @@ from croupier.acpc.dealer import (
 )
 from croupier.acpc.protocol import AcpcGame, AcpcHand, stacked_deck
 from croupier.phh import load, replay
+from croupier.poker import events as ev
+from croupier.poker.actions import CheckOrCall
 from croupier.poker.policies import CallingStation, HandStrength, RandomPolicy
 
 DECK = "As Qh Kd Jh 2c 3d 4c 5h 6c 7s 8c 9d"
@@ -162,7 +164,13 @@ def test_a_raw_socket_client_plays_a_built_in_bot_and_the_chips_add_up(tmp_path:
     assert len(result.hands) == 24
     assert all(sum(h.results) == 0 for h in result.hands)
     assert sum(result.totals) == 0
-    assert result.faults[0] == {"timeout": 0, "garbage": 0, "disconnected": 0, "refused": 0}
+    assert result.faults[0] == {
+        "timeout": 0,
+        "garbage": 0,
+        "disconnected": 0,
+        "refused": 0,
+        "error": 0,
+    }
     assert {client.parse(s)[1] for s in seen} == set(range(24))  # every hand's states
     assert any(h.results[0] != 0 for h in result.hands)
     # the ACPC log: one STATE a hand, results adding up, then the score
@@ -260,3 +268,127 @@ def test_a_client_without_the_version_line_is_refused() -> None:
     ok, problem = asyncio.run(main())
     assert not ok
     assert "VERSION:2.0.0" in problem
+
+
+# ------------------------------------------------- what a bot is told: its seat view only
+def seat_view_holes(hand: AcpcHand, position: int) -> str:
+    """The hole cards of a MATCHSTATE as position's seat view holds them, written out here
+    from the view (a position's cards, or nothing when the view hides any of them)."""
+    view = hand.hand.view_for(position + 1)
+    parts = []
+    for p in (0, 1):
+        (player,) = [x for x in view.players if x.seat == p + 1]
+        known = [str(c) for c in player.down if c is not None]
+        parts.append("".join(known) if len(known) == len(player.down) else "")
+    return "|".join(parts)
+
+
+def holes_of(state: str) -> str:
+    return state.split(":")[4].split("/")[0]
+
+
+def assert_states_are_the_seat_views(hand: AcpcHand) -> None:
+    for position in (0, 1):
+        state = hand.match_state(position)
+        assert holes_of(state) == seat_view_holes(hand, position), state
+        view = hand.hand.view_for(position + 1)
+        board = "".join(str(c) for c in view.board)
+        assert "".join(state.split(":")[4].split("/")[1:]) == board
+
+
+def test_a_checked_down_hand_shows_both_hands_as_the_seat_views_do() -> None:
+    """Position 0 (AsKd) beats position 1 (QhJh): under croupier's own rules the loser
+    mucks, so the old MATCHSTATE showed a card its seat view did not have. ACPC shows every
+    hand at a showdown, and the states are the seat views."""
+    hand = AcpcHand(AcpcGame.nolimit(), 0, deck=stacked_deck(DECK))
+    while not hand.finished:
+        assert_states_are_the_seat_views(hand)
+        hand.play("c")
+    assert_states_are_the_seat_views(hand)
+    assert hand.match_state(0) == "MATCHSTATE:0:0:cc/cc/cc/cc:AsKd|QhJh/3d4c5h/7s/9d"
+    assert hand.match_state(1) == "MATCHSTATE:1:0:cc/cc/cc/cc:AsKd|QhJh/3d4c5h/7s/9d"
+    shown = {e.seat for e in hand.hand.events if isinstance(e, ev.HandShown)}
+    assert shown == {1, 2}
+    assert not any(isinstance(e, ev.HandMucked) for e in hand.hand.events)
+
+
+@pytest.mark.parametrize("betting", [["r250", "f"], ["c", "c", "c", "c", "c", "r300", "f"]])
+def test_a_folded_hand_never_shows_the_other_cards(betting: list[str]) -> None:
+    hand = AcpcHand(AcpcGame.nolimit(), 0, deck=stacked_deck(DECK))
+    for action in betting:
+        hand.play(action)
+        assert_states_are_the_seat_views(hand)
+    assert hand.finished
+    assert holes_of(hand.match_state(0)) == "AsKd|"
+    assert holes_of(hand.match_state(1)) == "|QhJh"
+
+
+@pytest.mark.parametrize("structure", ["nolimit", "limit"])
+def test_every_state_of_random_hands_is_its_seat_view(structure: str) -> None:
+    game = AcpcGame.nolimit() if structure == "nolimit" else AcpcGame.limit()
+    rng = random.Random(17)
+    for number in range(60):
+        hand = AcpcHand(game, number, seed=number)
+        while not hand.finished:
+            assert_states_are_the_seat_views(hand)
+            hand.play(rng.choice(["f", "c", "c", "c", "r", f"r{rng.randint(1, 20000)}"]))
+        assert_states_are_the_seat_views(hand)
+
+
+# -------------------------------------------------------------- policies that misbehave
+def test_a_policy_answering_no_action_is_refused_and_the_match_goes_on() -> None:
+    def factory(rng: random.Random) -> Any:
+        return lambda view: CheckOrCall  # the class, not an action
+
+    players = [PolicyPlayer("class", factory), PolicyPlayer("station", CallingStation)]
+    result = asyncio.run(play_match(AcpcGame.nolimit(), players, 4, seed=1))
+    assert len(result.hands) == 4
+    assert result.faults[0]["refused"] > 0
+    assert result.faults[1]["refused"] == 0
+    assert sum(result.totals) == 0
+
+
+def test_a_policy_that_raises_is_an_error_fault() -> None:
+    def factory(rng: random.Random) -> Any:
+        def policy(view: object) -> Any:
+            raise RuntimeError("a bug in the bot")
+
+        return policy
+
+    players = [PolicyPlayer("buggy", factory), PolicyPlayer("station", CallingStation)]
+    result = asyncio.run(play_match(AcpcGame.nolimit(), players, 4, seed=1))
+    assert len(result.hands) == 4
+    assert result.faults[0]["error"] > 0
+    assert result.faults[0]["refused"] == 0
+
+
+# ------------------------------------------------------------------ lines and log files
+def test_a_line_over_64_kib_is_garbage_and_disconnects_the_program() -> None:
+    def flooder(port: int) -> None:
+        client.play(port, lambda state: state + ":" + "c" * 70000)
+
+    result = run_with_clients(
+        AcpcGame.nolimit(), [flooder, PolicyPlayer("station", CallingStation)], 4, seed=3
+    )
+    assert len(result.hands) == 4
+    assert result.faults[0]["garbage"] == 1
+    assert result.faults[0]["disconnected"] > 0
+
+
+def test_to_files_closes_the_first_file_when_the_second_cannot_be_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import croupier.acpc.dealer as dealer_module
+
+    opened: list[Any] = []
+
+    def recording_open(*args: Any, **kwargs: Any) -> Any:
+        stream = open(*args, **kwargs)  # noqa: SIM115
+        opened.append(stream)
+        return stream
+
+    monkeypatch.setattr(dealer_module, "open", recording_open, raising=False)
+    with pytest.raises(FileNotFoundError):
+        MatchLog.to_files(tmp_path / "m.log", tmp_path / "no" / "such" / "m.phhs")
+    assert len(opened) == 1
+    assert opened[0].closed

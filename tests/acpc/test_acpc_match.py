@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import acpc_client as client
@@ -77,7 +79,13 @@ def test_an_acpc_program_plays_a_policy_and_the_logs_replay(tmp_path: Path) -> N
     assert sum(data["chips"]) == 0
     assert math.isfinite(data["mbb_per_hand"])
     assert len(data["ci95"]) == 2
-    assert data["faults"][0] == {"timeout": 0, "garbage": 0, "disconnected": 0, "refused": 0}
+    assert data["faults"][0] == {
+        "timeout": 0,
+        "garbage": 0,
+        "disconnected": 0,
+        "refused": 0,
+        "error": 0,
+    }
     histories = load(tmp_path / "m.phhs")
     assert len(histories) == 16
     assert all(replay(h).matches_recorded for h in histories)
@@ -108,6 +116,8 @@ def test_two_acpc_programs_play_each_other_as_text() -> None:
         (["dealer", "--acpc", "--ports", "1,2,3"], 2, "two port numbers"),
         (["dealer", "--acpc", "--names", "a|b,c"], 2, "two names"),
         (["dealer", "--acpc", "--action-time", "0"], 2, "--action-time"),
+        (["dealer", "--acpc", "--duplicate", "--hands", "3"], 2, "3 is odd"),
+        (["match", "hand_strength", "calling", "--hands", "2"], 1, "'hand-strength'?"),
     ],
 )
 def test_bad_input_is_one_line_and_a_non_zero_exit(args: list[str], code: int, words: str) -> None:
@@ -146,3 +156,74 @@ def test_the_dealer_command_serves_two_clients(tmp_path: Path) -> None:
     assert game_file.read_text() == AcpcGame.nolimit().definition() + "\n"
     assert all(replay(h).matches_recorded for h in load(tmp_path / "d.phhs"))
     assert (tmp_path / "d.log").read_text().splitlines()[-1] == score
+
+
+def test_a_program_that_exits_at_once_is_reported_at_once() -> None:
+    started = time.monotonic()
+    result = invoke("match", f"{sys.executable} -c 'raise SystemExit(3)'", "calling",
+                    "--hands", "2", "--connect-time", "60")  # fmt: skip
+    assert result.exit_code == 1
+    assert "exited with code 3" in one_error_line(result)
+    assert time.monotonic() - started < 30
+
+
+def test_a_mistyped_built_in_bot_is_named_in_the_error() -> None:
+    line = one_error_line(invoke("match", "calling", "hand_strength", "--hands", "2"))
+    assert "cannot start" in line
+    assert "did you mean the built-in bot 'hand-strength'?" in line
+
+
+def test_a_policy_that_raises_is_reported_as_an_error() -> None:
+    result = invoke("match", "acpc_client:broken_policy", "calling", "--hands", "4",
+                    "--seed", "1")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "default actions for acpc_client:broken_policy: " in result.stdout
+    assert " error" in result.stdout.splitlines()[-1]
+    again = invoke("match", "acpc_client:broken_policy", "calling", "--hands", "4", "--seed", "1",
+                   "--json")  # fmt: skip
+    data = json.loads(again.stdout)
+    assert data["faults"][0]["error"] > 0
+    assert data["faults"][1]["error"] == 0
+
+
+def free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def patient_client(port: int) -> None:
+    """An echo("c") client that retries until the dealer listens."""
+    seen: list[str] = []
+    deadline = time.monotonic() + 20
+    while not seen and time.monotonic() < deadline:
+        client.play(port, client.echo("c"), seen=seen)
+        if not seen:
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("seed", [None, 5])
+def test_the_dealer_reports_the_random_seed_it_chose(seed: int | None) -> None:
+    ports = free_ports(2)
+    threads = [threading.Thread(target=patient_client, args=(p,), daemon=True) for p in ports]
+    for thread in threads:
+        thread.start()
+    args = ["dealer", "--acpc", "--hands", "2", "--ports", f"{ports[0]},{ports[1]}"]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    result = invoke(*args)
+    for thread in threads:
+        thread.join(10)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1].startswith("SCORE:")
+    reported = [line for line in result.stderr.splitlines() if line.startswith("seed ")]
+    if seed is None:
+        assert len(reported) == 1
+        assert reported[0].split()[1].isdigit()
+    else:
+        assert reported == []

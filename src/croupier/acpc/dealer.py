@@ -81,14 +81,16 @@ class Player:
     """A seat's player: a remote program or an in-process policy.
 
     >>> Player("x").name, Player("x").faults
-    ('x', {'timeout': 0, 'garbage': 0, 'disconnected': 0, 'refused': 0})
+    ('x', {'timeout': 0, 'garbage': 0, 'disconnected': 0, 'refused': 0, 'error': 0})
     """
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.faults: dict[str, int] = {"timeout": 0, "garbage": 0, "disconnected": 0, "refused": 0}
+        self.faults: dict[str, int] = dict.fromkeys(
+            ("timeout", "garbage", "disconnected", "refused", "error"), 0
+        )
         """How many default actions the player was given, by cause (``refused``: a policy's
-        action the rules refuse)."""
+        answer the rules refuse or that is no action; ``error``: a policy that raised)."""
 
     def begin_hand(self, number: int, position: int, rng: random.Random) -> None:
         """A new hand starts with the player in ``position``; ``rng`` is its random source
@@ -109,7 +111,8 @@ class Player:
 class PolicyPlayer(Player):
     """An in-process policy: ``factory`` makes the policy from a random source, afresh
     every hand from a seed of the match seed, the deal and the position, so the two plays
-    of a duplicate deal see the same randomness. It is not timed.
+    of a duplicate deal see the same randomness. It is not timed. A policy that raises gets
+    the default action (an ``error`` fault); one that answers None, a ``refused`` one.
 
     >>> from croupier.poker.policies import CallingStation
     >>> PolicyPlayer("station", CallingStation).name
@@ -130,9 +133,13 @@ class PolicyPlayer(Player):
         if policy is None or seat is None:
             return None
         try:
-            return policy(hand.hand.view_for(seat))
+            answer = policy(hand.hand.view_for(seat))
         except Exception:  # a policy's bug is its loss, not the match's
+            self.faults["error"] += 1
             return None
+        if answer is None:
+            self.faults["refused"] += 1
+        return answer
 
 
 class RemotePlayer(Player):
@@ -315,6 +322,15 @@ class MatchResult:
         """Chips won by each seat over the match."""
         return [sum(h.results[s] for h in self.hands) for s in (0, 1)]
 
+    def score_line(self) -> str:
+        """ACPC's ``SCORE:<chips>|<chips>:<name>|<name>`` line (seat order, no newline).
+
+        >>> MatchResult(("a", "b"), [HandRecord(0, 0, ("a", "b"), (-50, 50))]).score_line()
+        'SCORE:-50|50:a|b'
+        """
+        totals = "|".join(str(t) for t in self.totals)
+        return f"SCORE:{totals}:{'|'.join(self.names)}"
+
 
 class MatchLog:
     """Writes a match as it goes: ACPC's log (``STATE:`` lines, then ``SCORE:``) and PHH
@@ -334,11 +350,17 @@ class MatchLog:
 
     @classmethod
     def to_files(cls, acpc: str | Path | None, phh: str | Path | None) -> MatchLog:
-        """A log writing to the files named (None: that form is not written)."""
-        return cls(
-            open(acpc, "w", encoding="utf-8") if acpc is not None else None,
-            open(phh, "w", encoding="utf-8") if phh is not None else None,
-        )
+        """A log writing to the files named (None: that form is not written); if one cannot
+        be opened, the other is closed again."""
+        with contextlib.ExitStack() as opened:
+            streams = [
+                opened.enter_context(open(path, "w", encoding="utf-8"))
+                if path is not None
+                else None
+                for path in (acpc, phh)
+            ]
+            opened.pop_all()
+        return cls(*streams)
 
     def header(self, game: AcpcGame, names: Sequence[str], hands: int, seed: int) -> None:
         """ACPC's comment lines at the top of the log."""
@@ -360,8 +382,7 @@ class MatchLog:
     def score(self, result: MatchResult) -> None:
         """ACPC's last line: each player's total, seat order."""
         if self.acpc is not None:
-            totals = "|".join(str(t) for t in result.totals)
-            self.acpc.write(f"SCORE:{totals}:{'|'.join(result.names)}\n")
+            self.acpc.write(result.score_line() + "\n")
 
     def close(self) -> None:
         """Close the files."""
@@ -434,11 +455,14 @@ async def play_match(
                 action = acpc_to_action(answer, hand.hand, game.nolimit_betting)
                 if action is None:
                     player.faults["garbage"] += 1
-            elif isinstance(answer, Action) and not hand.hand.can(answer):
-                player.faults["refused"] += 1
+            elif isinstance(answer, Action):
+                action = answer if hand.hand.can(answer) else None
+                if action is None:
+                    player.faults["refused"] += 1
+            else:  # no answer (counted by the player), or something that is no action
+                if answer is not None:
+                    player.faults["refused"] += 1
                 action = None
-            else:
-                action = answer
             hand.apply(action if action is not None else default_action(hand.hand))
             await tell()
         won = hand.results()

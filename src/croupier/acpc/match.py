@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import importlib
 import io
 import math
@@ -232,6 +233,36 @@ def summarize(result: MatchResult, big_blind: int) -> MatchSummary:
     )
 
 
+def _cannot_start(spec: BotSpec, exc: OSError) -> CroupierError:
+    """A program that cannot start, with the closest built-in bot's name when the text
+    looks like a mistyped one."""
+    message = f"bot {spec.text!r} cannot start: {exc.strerror or exc}"
+    close = difflib.get_close_matches(spec.text, builtin_bots(), n=1)
+    if close:
+        message += f" (did you mean the built-in bot {close[0]!r}?)"
+    return CroupierError(message)
+
+
+async def _accept(
+    player: RemotePlayer, process: asyncio.subprocess.Process, timeout: float
+) -> str | None:
+    """Wait for ``process`` to connect to ``player``'s port: None once it has, else why not
+    (a program that exits first is reported at once, not after ``timeout``)."""
+    accepting = asyncio.ensure_future(player.accept(timeout))
+    exiting = asyncio.ensure_future(process.wait())
+    try:
+        await asyncio.wait((accepting, exiting), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (accepting, exiting):
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+    if accepting.done() and not accepting.cancelled():
+        return None if accepting.result() else player.problem
+    return f"exited with code {process.returncode} before connecting to port {player.port}"
+
+
 async def _run(
     specs: Sequence[BotSpec],
     names: Sequence[str],
@@ -246,6 +277,7 @@ async def _run(
 ) -> MatchResult:
     players: list[Player] = []
     processes: list[asyncio.subprocess.Process] = []
+    launched: list[tuple[RemotePlayer, asyncio.subprocess.Process]] = []
     try:
         for spec, name in zip(specs, names, strict=True):
             if spec.factory is not None:
@@ -261,14 +293,14 @@ async def _run(
                 )
             except OSError as exc:
                 await remote.close()
-                raise CroupierError(
-                    f"bot {spec.text!r} cannot start: {exc.strerror or exc}"
-                ) from None
+                raise _cannot_start(spec, exc) from None
             processes.append(process)
             players.append(remote)
-        for player in players:
-            if isinstance(player, RemotePlayer) and not await player.accept(connect_time):
-                raise CroupierError(f"bot {player.name!r}: {player.problem}")
+            launched.append((remote, process))
+        for remote, process in launched:
+            problem = await _accept(remote, process, connect_time)
+            if problem is not None:
+                raise CroupierError(f"bot {remote.name!r}: {problem}")
         return await play_match(
             game,
             players,

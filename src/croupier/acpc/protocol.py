@@ -80,6 +80,12 @@ def card_text(cards: Sequence[Card]) -> str:
     return "".join(str(c) for c in cards)
 
 
+def _seen(down: Sequence[Card | None]) -> str:
+    """Hole cards as a viewer sees them: all of them, or nothing when any is hidden."""
+    known = [c for c in down if c is not None]
+    return card_text(known) if len(known) == len(down) else ""
+
+
 def stacked_deck(top: str) -> Deck:
     """A full deck with ``top`` (card text) dealt first, the other cards after them in index
     order. croupier deals hold'em one card at a time from position 0 (seat 1), then burns a
@@ -156,10 +162,11 @@ class AcpcGame:
         return self.structure == "nolimit"
 
     def rules(self) -> TableRules:
-        """croupier's rules for the game.
+        """croupier's rules for the game (every hand shown at a showdown, as ACPC shows them).
 
-        >>> AcpcGame.nolimit().rules().heads_up
-        <HeadsUpBlinds.BUTTON_POSTS_FIRST: 'button-posts-first'>
+        >>> rules = AcpcGame.nolimit().rules()
+        >>> rules.heads_up, rules.show_all_at_showdown
+        (<HeadsUpBlinds.BUTTON_POSTS_FIRST: 'button-posts-first'>, True)
         """
         bb = self.big_blind
         structure = NoLimit() if self.nolimit_betting else FixedLimit(bb, 2 * bb)
@@ -171,6 +178,7 @@ class AcpcGame:
             heads_up=HeadsUpBlinds.BUTTON_POSTS_FIRST,
             raise_cap=ACPC_CAP,
             fold_when_check_is_free=False,
+            show_all_at_showdown=True,
         )
 
     def definition(self) -> str:
@@ -316,22 +324,22 @@ class AcpcHand:
     def _hole(self, position: int) -> str:
         return card_text(self.hand.players[position + 1].down)
 
-    def _showdown(self) -> bool:
-        return self.finished and not any(p.folded for p in self.hand.players.values())
-
-    def _board(self) -> str:
-        board = self.hand.board
+    def _board(self, board: Sequence[Card] | None = None) -> str:
+        cards = self.hand.board if board is None else board
         return "".join(
-            "/" + card_text(board[start:end])
-            for start, end in ((0, 3), (3, 4), (4, 5))[: self.round]
+            "/" + card_text(cards[start:end])
+            for start, end in ((0, 3), (3, 4), (4, 5))[: _ROUND_OF_BOARD[len(cards)]]
         )
 
     def match_state(self, position: int) -> str:
-        """The ``MATCHSTATE`` line for ``position``: its own hole cards, the other's only
-        after a showdown, the board dealt so far."""
-        shown = self._showdown()
-        holes = "|".join(self._hole(p) if p == position or shown else "" for p in range(2))
-        return f"MATCHSTATE:{position}:{self.number}:{self.betting()}:{holes}{self._board()}"
+        """The ``MATCHSTATE`` line for ``position``, built from its seat's view alone: its
+        own hole cards, the other's once shown (every hand is shown at a showdown, as
+        ACPC's rules say), the board dealt so far."""
+        view = self.hand.view_for(position + 1)
+        down = {p.seat: p.down for p in view.players}
+        holes = "|".join(_seen(down[p + 1]) for p in range(2))
+        board = self._board(view.board)
+        return f"MATCHSTATE:{position}:{self.number}:{self.betting()}:{holes}{board}"
 
     def log_state(self, names: Sequence[str]) -> str:
         """The hand's line in an ACPC log, ``STATE:<hand>:<betting>:<cards>:<results>:<names>``

@@ -44,9 +44,11 @@ def _names(text: str) -> tuple[str, str]:
 @click.option("--hands", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Hands to deal.")  # fmt: skip
 @click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Seed of the deals (default: a random one, reported).")  # fmt: skip
+              help="Seed of the deals (default: a random one, reported on stderr as "
+              "'seed N' and in --json's output).")  # fmt: skip
 @click.option("--duplicate", is_flag=True,
-              help="Deal each hand twice, the seats having swapped positions.")  # fmt: skip
+              help="Deal each hand twice, the seats having swapped positions (--hands "
+              "even).")  # fmt: skip
 @click.option("--ports", default="0,0", show_default=True,
               help="The two seats' ports (0: any free port); the ports are printed first.")  # fmt: skip
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -89,10 +91,13 @@ def dealer(acpc: bool, structure: str, hands: int, seed: int | None, duplicate: 
     from croupier.acpc.dealer import MatchLog, RemotePlayer, play_match
     from croupier.acpc.match import summarize
     from croupier.acpc.protocol import AcpcGame
+    from croupier.cli.match_cmd import even_hands
     from croupier.errors import CroupierError
 
     if not acpc:
         raise click.UsageError("pass --acpc: the dealer speaks the ACPC protocol only")
+    if duplicate:
+        even_hands(hands, "'--hands'")
     port_pair = _ports(ports)
     name_pair = _names(names)
     game = AcpcGame.nolimit() if structure == "nolimit" else AcpcGame.limit()
@@ -100,6 +105,8 @@ def dealer(acpc: bool, structure: str, hands: int, seed: int | None, duplicate: 
         with open(game_file, "w", encoding="utf-8") as out:
             out.write(game.definition() + "\n")
     match_seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
+    if seed is None:  # reported before the match, so a match cut short can be dealt again
+        click.echo(f"seed {match_seed}", err=True)
 
     async def serve() -> object:
         players = [RemotePlayer(name) for name in name_pair]
@@ -126,5 +133,4 @@ def dealer(acpc: bool, structure: str, hands: int, seed: int | None, duplicate: 
     if as_json:
         echo_json({**summary.as_dict(), "bots": list(result.names), "totals": result.totals})
         return
-    totals = "|".join(str(t) for t in result.totals)
-    click.echo(f"SCORE:{totals}:{'|'.join(result.names)}")
+    click.echo(result.score_line())

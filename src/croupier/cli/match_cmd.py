@@ -14,13 +14,29 @@ import click
 from croupier.cli.options import echo_json
 from croupier.cli.ray_option import ray_option
 
-__all__ = ["match"]
+__all__ = ["even_hands", "match"]
+
+
+def even_hands(value: int, param_hint: str | None = None) -> int:
+    """``value`` if it is even (a duplicate match plays each deal twice), else a usage error
+    (``param_hint`` names the option when the check is not the option's callback).
+
+    >>> even_hands(4)
+    4
+    >>> even_hands(3, "'--hands'")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: 3 is odd: each deal is played twice
+    """
+    if value % 2:
+        raise click.BadParameter(
+            f"{value} is odd: each deal is played twice", param_hint=param_hint
+        )
+    return value
 
 
 def _even(ctx: click.Context, param: click.Parameter, value: int) -> int:
-    if value % 2:
-        raise click.BadParameter(f"{value} is odd: each deal is played twice")
-    return value
+    return even_hands(value)
 
 
 @click.command("match")
