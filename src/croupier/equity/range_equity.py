@@ -8,8 +8,10 @@ the cards still unseen. A player's equity is their expected share of the pot.
 Exactly: every deal without a shared card is grouped with the deals equal to it up to
 a renaming of the suits (the 24 permutations that keep the board), each group's board
 completions are enumerated once, and the equities come out as exact fractions. By
-Monte-Carlo: a deal is drawn by weight (rejecting deals that share a card), then a
-random board, and each equity carries a standard error.
+Monte-Carlo: a deal is drawn by weight, from the list of every deal without a shared card
+when it is short (at most 16,384 deals) and otherwise one combo a player,
+rejecting deals that share a card; then a random board. Each equity carries a standard
+error.
 
 >>> r = range_equity(["QQ+", "AKs"])
 >>> r.exact, r.deals, r.matchups
@@ -40,7 +42,7 @@ from croupier.errors import CroupierError, HandSizeError
 from croupier.evaluation.evaluate import CardsLike
 from croupier.evaluation.kernels import combinations_array
 from croupier.evaluation.rankings import STANDARD
-from croupier.evaluation.tables import RankTables, tables_for
+from croupier.evaluation.tables import HASH_SHIFT, RankTables, tables_for
 
 __all__ = ["PlayerEquity", "RangeEquityResult", "range_equity"]
 
@@ -63,6 +65,10 @@ _SEARCH_NODES: Final = 200_000
 _CODE_BITS: Final = 11  # a combo id (0..1325) fits 11 bits; 5 players fill one int64 word
 _PER_WORD: Final = 5
 _INT64_SAFE: Final = 2**62
+_TWO53: Final = 2**53
+_DEAL_TABLE: Final = 1 << 14
+"""Sampled runs draw from a table of every deal when there are at most this many (one
+draw a sample, nothing rejected); above it, one combo a player with rejection."""
 
 
 @dataclass(frozen=True)
@@ -408,9 +414,8 @@ def range_equity(
             return _exact(ranges, lives, shared, seats, deals, distinct, inverse, progress)
     if deals is None and _findable(seats) is False:
         raise CroupierError(_NO_DEAL)
-    return _sample(
-        ranges, lives, shared, seats, DEFAULT_SAMPLES if count is None else count, seeded, progress
-    )
+    samples_run = DEFAULT_SAMPLES if count is None else count
+    return _sample(ranges, lives, shared, seats, deals, samples_run, seeded, progress)
 
 
 def _exact(
@@ -460,44 +465,125 @@ def _exact(
     return RangeEquityResult(shared, out, True, boards * len(distinct), len(deals), len(distinct))
 
 
+def _small_draw(total: int) -> tuple[int, int]:
+    """The kernels' rejection bounds for a uniform draw from ``[0, total)``: the 13-bit
+    threshold (when ``total <= 2**13``) and the 53-bit limit."""
+    threshold = (1 << 13) % total if total <= 1 << 13 else 0
+    return threshold, _TWO53 - _TWO53 % total
+
+
+_I64 = npt.NDArray[np.int64]
+_DealTable = tuple[_I64, _I64, _I64, _I64, int, int, int]
+_ComboTables = tuple[_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64]
+
+
+def _deal_table(
+    seats: list[_Player], deals: npt.NDArray[np.int16] | None, t: RankTables
+) -> _DealTable | None:
+    """The arrays :func:`range_kernels.sample_deals` draws from: every deal without a shared
+    card, with its weight (exact integers, reduced by their common divisor); None when there
+    are too many deals to list or their weights are too large for an exact 53-bit draw."""
+    if deals is None or len(deals) > _DEAL_TABLE:
+        return None
+    weights = _deal_weights(seats, deals)
+    if weights.dtype != np.int64:
+        return None
+    weights = weights // np.gcd.reduce(weights)
+    total = int(weights.sum())
+    if total >= _TWO53:
+        return None
+    n = len(seats)
+    masks = np.zeros(len(deals), np.int64)
+    keys = np.empty((len(deals), n), np.int64)
+    suits = np.empty((len(deals), n), np.int64)
+    for p, seat in enumerate(seats):
+        chosen = deals[:, p].astype(np.intp)
+        cards = seat.cards[chosen]
+        masks |= seat.masks[chosen]
+        keys[:, p] = t.card_key7[cards[:, 0]] + t.card_key7[cards[:, 1]]
+        suits[:, p] = t.card_suit_mask[cards[:, 0]] + t.card_suit_mask[cards[:, 1]]
+    threshold, limit = _small_draw(total)
+    return masks, keys, suits, np.cumsum(weights), total, threshold, limit
+
+
+def _combo_tables(seats: list[_Player], t: RankTables) -> _ComboTables:
+    """The arrays :func:`range_kernels.sample_ranges` draws from, one row per player. A combo
+    that shares a card with a player who holds one combo only can never be dealt: it is
+    dropped (the distribution of the deals that fit is unchanged)."""
+    n = len(seats)
+    fixed = [int(s.masks[0]) if len(s.ids) == 1 else 0 for s in seats]
+    keep = []
+    for p, seat in enumerate(seats):
+        others = 0
+        for q, mask in enumerate(fixed):
+            others |= mask if q != p else 0
+        live = (seat.masks & others) == 0
+        if not live.any():
+            raise CroupierError(_NO_DEAL)
+        keep.append(np.nonzero(live)[0])
+    width = max(len(k) for k in keep)
+    masks = np.zeros((n, width), np.int64)
+    keys = np.zeros((n, width), np.int64)
+    suits = np.zeros((n, width), np.int64)
+    cumulative = np.zeros((n, width), np.int64)
+    counts = np.array([len(k) for k in keep], np.int64)
+    totals = np.zeros(n, np.int64)
+    thresholds = np.zeros(n, np.int64)
+    limits = np.zeros(n, np.int64)
+    for p, (seat, kept) in enumerate(zip(seats, keep, strict=True)):
+        cards = seat.cards[kept]
+        weights = np.array(seat.weights, np.int64)[kept]
+        weights //= np.gcd.reduce(weights)
+        size = len(kept)
+        masks[p, :size] = seat.masks[kept]
+        keys[p, :size] = t.card_key7[cards[:, 0]] + t.card_key7[cards[:, 1]]
+        suits[p, :size] = t.card_suit_mask[cards[:, 0]] + t.card_suit_mask[cards[:, 1]]
+        cumulative[p, :size] = np.cumsum(weights)
+        totals[p] = int(weights.sum())
+        thresholds[p], limits[p] = _small_draw(int(totals[p]))
+    return masks, keys, suits, cumulative, totals, counts, thresholds, limits
+
+
 def _sample(
     ranges: list[HandRange],
     lives: list[HandRange],
     shared: tuple[Card, ...],
     seats: list[_Player],
+    deals: npt.NDArray[np.int16] | None,
     count: int,
     seed: int | None,
     progress: ProgressCallback | None,
 ) -> RangeEquityResult:
     n = len(seats)
     t = _tables()
-    width = max(len(p.ids) for p in seats)
-    cards = np.zeros((n, width, 2), np.int64)
-    cumulative = np.zeros((n, width), np.int64)
-    masks = np.zeros((n, width), np.int64)
-    counts = np.array([len(p.ids) for p in seats], np.int64)
-    for j, seat in enumerate(seats):
-        cards[j, : len(seat.ids)] = seat.cards
-        masks[j, : len(seat.ids)] = seat.masks
-        cumulative[j, : len(seat.ids)] = np.cumsum(np.array(seat.weights, np.int64))
-    totals = cumulative[np.arange(n), counts - 1].copy()
-    known = np.array([c.index for c in shared], np.int64)
-    deck = np.array([i for i in range(52) if i not in set(known.tolist())], np.int64)
-    known_mask = int(sum(1 << int(i) for i in known))
+    offsets, values = t.compact(7)
+    known = [c.index for c in shared]
+    board = (
+        int(t.card_key7[known].sum()),
+        int(t.card_suit_mask[known].sum()),
+        sum(1 << i for i in known),
+        5 - len(known),
+    )
+    lookup = (t.card_key7, t.card_suit_mask, offsets, values, HASH_SHIFT, t.flush)
+    table = _deal_table(seats, deals, t)
+    combos = _combo_tables(seats, t) if table is None else None
     wins = np.zeros(n, np.int64)
     ties = np.zeros((n, n + 1), np.int64)
     shares = np.zeros((2, n), np.float64)
+    pool = np.zeros(2, np.int64)  # random bits not used yet, carried from call to call
     rng = np.random.default_rng(seed)
     done = 0
     while done < count:
         size = min(_SAMPLE_CHUNK, count - done)
-        rejected = range_kernels.sample_ranges(
-            rng, cards, cumulative, totals, counts, masks,
-            int(t.card_key7[known].sum()), int(t.card_suit_mask[known].sum()), known_mask,
-            deck, 5 - len(known), size, _MAX_STREAK,
-            t.card_key7, t.card_suit_mask, t.nonflush7, t.flush, wins, ties, shares,
-        )  # fmt: skip
-        if rejected < 0:
+        if combos is None:
+            assert table is not None
+            range_kernels.sample_deals(rng, *table, *board, size, *lookup, wins, ties, shares, pool)
+        elif (
+            range_kernels.sample_ranges(
+                rng, *combos, *board, size, _MAX_STREAK, *lookup, wins, ties, shares, pool
+            )
+            < 0
+        ):
             raise CroupierError(
                 f"these ranges hardly ever fit together: {_MAX_STREAK:,} deals in a row "
                 "had two players sharing a card"

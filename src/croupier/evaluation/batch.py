@@ -11,6 +11,7 @@ array([7090], dtype=uint16)
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,38 @@ from croupier.evaluation.tables import HASH_SHIFT, tables_for
 __all__ = ["evaluate_batch", "evaluate_omaha_batch", "evaluate_split_batch"]
 
 _PARALLEL_FROM = 50_000  # rows; below this, threads cost more than they save
+
+
+@cache
+def _guarded(
+    ranking: HandRanking, width: int
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint16]]:
+    """The compact (offsets, values) tables of ``width``-card hands, padded so that any row of
+    bytes reads inside them: a row that is not a hand (a repeated card, a card outside the
+    deck, whose key is 0) sums to a key no hand has, which the bare tables may send past their
+    ends (a crash, not an error). Rows of keys no hand has, and the rows past the table up to
+    the largest key ``width`` cards can sum to, point at a block of zeros after the values;
+    every hand's slot is unchanged.
+
+    >>> offsets, values = _guarded(STANDARD, 7)
+    >>> first = offsets + (np.arange(len(offsets)) << HASH_SHIFT)   # each row's first slot
+    >>> int(first.max()) + (1 << HASH_SHIFT) <= len(values)   # every key reads inside
+    True
+    """
+    t = tables_for(ranking)
+    offsets, values = t.compact(width)
+    block = 1 << HASH_SHIFT
+    largest = (width * int(t.card_key256.max())) >> 16  # the largest key, as hashed
+    rows = np.arange(max(len(offsets), (largest >> HASH_SHIFT) + 1), dtype=np.int64)
+    padded = np.zeros(len(rows), np.int64)
+    padded[: len(offsets)] = offsets
+    first = padded + (rows << HASH_SHIFT)  # each row's first slot
+    empty = first >= len(values)  # no hand's slot lies there: a row no hand uses
+    zeros = max(len(values), int(first[~empty].max(initial=0)) + block)
+    padded[empty] = zeros - (rows[empty] << HASH_SHIFT)
+    guarded = np.zeros(zeros + block, np.uint16)
+    guarded[: len(values)] = values
+    return padded.astype(np.int32), guarded
 
 
 def _as_cards(
@@ -95,14 +128,17 @@ def evaluate_batch(
         )
     if given.dtype.kind not in "iu":  # floats, booleans, objects: checked, then made uint8
         given = _as_cards(given, "cards", range(5, 8), ranking, check)
-    # integer rows are read in their own type, without a whole-array copy: the kernel maps any
-    # value outside 0..255 to an invalid card, so even an unchecked call never reads out of bounds
+    # integer rows are read in their own type, without a whole-array copy: the kernels read
+    # a card as a table index 0..255 (a value outside is not a card), and the guarded tables
+    # take any key, so even an unchecked call never reads out of bounds
+    if not given.dtype.isnative:  # byte-swapped rows (numba reads native ones only): one copy
+        given = given.astype(given.dtype.newbyteorder("="))
     rows = np.ascontiguousarray(given)
     out = np.empty(rows.shape[0], np.uint16)
-    offsets, values = t.compact(rows.shape[1])
+    offsets, values = _guarded(ranking, rows.shape[1])
     use_threads = rows.shape[0] >= _PARALLEL_FROM if parallel is None else parallel
-    # wider integers (int64, numpy's default) are narrowed to bytes a cache-sized block at a
-    # time inside the kernel: the same range rule, and no whole-array copy
+    # wider integers (int64, numpy's default) go to kernels that read each entry's lowest byte
+    # and check the others eight rows at a time: the same range rule, and no whole-array copy
     wide = rows.dtype.itemsize > 1
     if check:
         kernel = (
