@@ -27,7 +27,7 @@ from pettingzoo.test import api_test, seed_test
 
 from croupier.cards import Card, parse_cards
 from croupier.envs import ActionAbstraction, Move, ObservationLayout, PokerEnv, poker_env
-from croupier.envs.poker import rule_discards
+from croupier.envs.poker_actions import rule_discards
 from croupier.errors import CroupierError, InvalidActionError
 from croupier.poker import GAMES, HOLDEM, FixedLimit, HandState, NoLimit, Rake, TableRules
 from croupier.poker import events as ev

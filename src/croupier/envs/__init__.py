@@ -19,14 +19,9 @@ from __future__ import annotations
 from gymnasium.envs.registration import register, registry
 
 from croupier.envs.blackjack import BlackjackEnv, BlackjackMove, blackjack_env, card_class
-from croupier.envs.poker import (
-    ActionAbstraction,
-    Move,
-    ObservationLayout,
-    PokerEnv,
-    poker_env,
-    rule_discards,
-)
+from croupier.envs.poker import PokerEnv, poker_env
+from croupier.envs.poker_actions import ActionAbstraction, Move, rule_discards
+from croupier.envs.poker_observations import ObservationLayout
 
 BLACKJACK_ID = "croupier/Blackjack-v0"
 """The gymnasium id of :func:`blackjack_env`."""
