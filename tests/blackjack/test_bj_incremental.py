@@ -19,9 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from croupier.blackjack import NZ, BlackjackRound, BlackjackRules, BlackjackTable, HoleCard
+from croupier.blackjack import plays as bj_plays
 from croupier.blackjack._state import most_drawn
-from croupier.blackjack.actions import Action, DeclineInsurance, Insure
+from croupier.blackjack.actions import Action, DeclineInsurance, Insure, Stand
 from croupier.blackjack.policies import mimic_the_dealer
+from croupier.blackjack.values import hand_total
 from croupier.blackjack.views import censor
 from croupier.cards import Shoe, full_deck, parse_cards
 from croupier.errors import CroupierError, IllegalActionError
@@ -222,3 +224,106 @@ def test_the_referee_loop_of_the_benchmark_balances() -> None:
         assert sum(rnd.payoffs().values()) == -rnd.bank
         bankroll = rnd.bankrolls
     assert table.shuffles > 0
+
+
+VARIANTS = [
+    *RULES,
+    NZ.with_(double_on="9-11", pairs_by="rank", surrender="late"),
+    NZ.with_(double_on="10-11", double_after_split=False, max_hands=2),
+]
+
+
+def _plays_no_rule_refuses(rnd: BlackjackRound) -> tuple[bool, ...]:
+    """The plays of the hand to act that no ``_*_refused`` rule refuses (the plain rules,
+    one by one)."""
+    actor = rnd.actor
+    assert actor is not None
+    assert actor.hand is not None
+    box = rnd.boxes[actor.box]
+    hand = box.hands[actor.hand]
+    total, soft = hand_total(hand.cards)
+    rules, bankrolls = rnd.rules, rnd.bankrolls
+    return (
+        bj_plays._hit_refused(rules, hand, total) is None,
+        bj_plays._stand_refused(total) is None,
+        bj_plays._double_refused(rules, bankrolls, hand, total, soft) is None,
+        bj_plays._split_refused(rules, bankrolls, box, hand) is None,
+        bj_plays._surrender_refused(rules, hand) is None,
+    )
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: r.fingerprint)
+def test_the_open_plays_are_exactly_the_plays_no_rule_refuses(rules: BlackjackRules) -> None:
+    """The open plays worked out at once (and those kept for a box's first two cards)
+    are, at every decision of random rounds (splits, resplits, doubles, short bankrolls),
+    the plays none of the refusal rules refuses; a part built afresh on the same state
+    agrees."""
+    table = BlackjackTable(rules, seed=17, strict_nz=False)
+    rng = random.Random(5)
+    seen: set[tuple[bool, ...]] = set()
+    for round_number in range(300):
+        short = round_number % 3 == 0  # bo cannot always cover a double or a split
+        rnd = table.new_round({"ann": 10_000, "bo": 25 if short else 10_000})
+        rnd.place_wager(1, "ann", 20)
+        rnd.place_wager(2, "bo", 20)
+        rnd.deal()
+        while not rnd.is_complete:
+            actor = rnd.actor
+            assert actor is not None
+            if actor.hand is not None:
+                expected = _plays_no_rule_refuses(rnd)
+                assert rnd.legal_actions().names == tuple(
+                    name for name, open_ in zip(PLAYS, expected, strict=True) if open_
+                )
+                fresh = bj_plays.HandPlays(
+                    rules, rnd.bankrolls, rnd.boxes, rnd.shoe, turn=(actor.box, actor.hand)
+                )
+                assert fresh.open_plays() == expected
+                seen.add(expected)
+            rnd.apply(random_action(rnd, rng))
+    assert len(seen) >= 6  # doubles, splits and surrenders, open and closed
+
+
+@pytest.mark.parametrize("rules", RULES, ids=["nz", "peek", "peek-late-even", "variant"])
+def test_the_decisions_run_through_apply_do_what_the_named_methods_do(
+    rules: BlackjackRules,
+) -> None:
+    """Every decision of random rounds: ``apply`` (its quick path for a legal decision on
+    the hand to act) leaves the round exactly as the named method (``hit()`` …) leaves a
+    copy; the legal actions kept from one step to the next are those of the round
+    replayed afresh from its log."""
+    table = BlackjackTable(rules, seed=23, strict_nz=False)
+    rng = random.Random(8)
+    for _ in range(120):
+        rnd = table.new_round({"ann": 10_000, "bo": 60})
+        rnd.place_wager(1, "ann", 20)
+        rnd.place_wager(3, "bo", 20)
+        rnd.deal()
+        while not rnd.is_complete:
+            assert rnd.legal_actions() == BlackjackRound.replay(rules, rnd.events).legal_actions()
+            action = random_action(rnd, rng)
+            twin = rnd.copy()
+            made = rnd.apply(action)
+            name = type(action).__name__.lower()
+            if name in PLAYS:
+                assert getattr(twin, name)() == made
+            else:
+                assert twin.apply(action) == made
+            assert twin.snapshot() == rnd.snapshot()
+            assert len(twin.shoe) == len(rnd.shoe)
+
+
+def test_a_shoe_handed_over_mid_round_is_counted_afresh() -> None:
+    """The round counts the cards it may still draw without an undo record by its log
+    (each card drawn logs an event); a shoe set mid-round is counted afresh, so an action
+    that runs it dry leaves the round as it was."""
+    rnd = BlackjackRound(NZ, Shoe(6, cards=parse_cards("Ts 6d 6h") * 30), {"ann": 100})
+    rnd.place_wager(1, "ann", 10)
+    rnd.deal()  # ten and six against a six: 16
+    rnd.shoe = Shoe(6, cards=parse_cards("2c"))  # the dealer's second card, then nothing
+    before = rnd.snapshot()
+    with pytest.raises(CroupierError, match="empty"):
+        rnd.apply(Stand())
+    assert rnd.snapshot() == before
+    assert len(rnd.shoe) == 1
+    assert rnd.legal_actions().names == ("hit", "stand", "double")

@@ -20,11 +20,15 @@ from collections.abc import Callable, Iterable
 from croupier.blackjack import events as ev
 from croupier.blackjack.hands import Box, PlayerHand
 from croupier.blackjack.rules import BlackjackRules, HoleCard
-from croupier.blackjack.values import hand_total
+from croupier.blackjack.values import VALUE_OF_INDEX, hand_total
 from croupier.cards.card import Card
-from croupier.cards.deck import Shoe
+from croupier.cards.deck import EmptyDeckError, Shoe
 
 __all__ = ["deal_round", "dealer_stands", "draw_to_seventeen", "has_blackjack", "play_dealer"]
+
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's ``__getattr__`` hook (Python 3.11), several times slower than a global.
+_PEEK, _NO_HOLE_CARD = HoleCard.PEEK, HoleCard.NO_HOLE_CARD
 
 
 def deal_round(
@@ -44,6 +48,33 @@ def deal_round(
     made: list[ev.Event] = []
     if burn:
         made.append(ev.CardBurned(shoe.burn()))
+    peek = rules.hole_card is _PEEK
+    count = len(boxes)
+    try:  # every card of the deal in one draw, in the order they are dealt
+        cards = shoe.draw_many(2 * count + 1 + peek)
+    except EmptyDeckError:  # too few: dealt one by one below, until the shoe runs out
+        pass
+    else:
+        card_dealt = ev.card_dealt
+        index = 0
+        for box in boxes:
+            first = cards[index]
+            box.hands = [PlayerHand([first], dict(box.wagers))]
+            made.append(card_dealt(box.number, 0, first))
+            index += 1
+        card = cards[index]
+        dealer.append(card)
+        made.append(ev.dealer_card(card))
+        for box in boxes:
+            index += 1
+            card = cards[index]
+            box.hands[0].cards.append(card)
+            made.append(card_dealt(box.number, 0, card))
+        if peek:
+            card = cards[index + 1]
+            dealer.append(card)
+            made.append(ev.dealer_card(card, True))
+        return made
     draw = shoe.draw
     hands = []
     for box in boxes:
@@ -58,7 +89,7 @@ def deal_round(
         card = draw()
         hand.cards.append(card)
         made.append(ev.card_dealt(box.number, 0, card))
-    if rules.hole_card is HoleCard.PEEK:
+    if rules.hole_card is _PEEK:
         card = draw()
         dealer.append(card)
         made.append(ev.dealer_card(card, True))
@@ -134,10 +165,23 @@ def play_dealer(
             if total != 21 or len(hand.cards) != 2 or hand.from_split:  # not hand.is_blackjack
                 waits = True
     out: list[ev.Event] = []
-    if rules.hole_card is HoleCard.NO_HOLE_CARD and (live or insured or surrendered):
+    if rules.hole_card is _NO_HOLE_CARD and (live or insured or surrendered):
         card = draw()
         dealer.append(card)
         out.append(ev.dealer_card(card))
-    if waits and not has_blackjack(dealer):
-        out.extend(draw_to_seventeen(dealer, draw, rules))
+    if waits:
+        total, soft = hand_total(dealer)
+        if len(dealer) != 2 or total != 21:  # not has_blackjack(dealer): draw_to_seventeen, inline
+            hits_soft_17 = rules.dealer_hits_soft_17
+            hard = total - 10 if soft else total  # aces as 1
+            ace = soft  # an ace that may yet count 11 (none may once the hard total is 12)
+            while total < 17 or (total == 17 and soft and hits_soft_17):
+                card = draw()
+                dealer.append(card)
+                out.append(ev.dealer_card(card))
+                value = VALUE_OF_INDEX[card.index]  # hand_total(dealer), kept up
+                hard += value
+                ace = ace or value == 1
+                soft = ace and hard <= 11
+                total = hard + 10 if soft else hard
     return out

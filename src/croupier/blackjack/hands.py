@@ -17,7 +17,7 @@ from enum import StrEnum
 from croupier.blackjack.values import hand_total
 from croupier.cards.card import Card
 
-__all__ = ["Box", "Outcome", "Phase", "Play", "PlayerHand", "Turn"]
+__all__ = ["Box", "Outcome", "Phase", "Play", "PlayerHand", "Turn", "turn_of"]
 
 
 class Phase(StrEnum):
@@ -104,6 +104,26 @@ class Turn:
     def is_insurance(self) -> bool:
         """Whether this is an insurance decision."""
         return self.hand is None
+
+
+_TURNS: dict[tuple[int, int | None, str], Turn] = {}
+_TURNS_KEPT = 4096
+
+
+def turn_of(box: int, hand: int | None, player: str) -> Turn:
+    """``Turn(box, hand, player)``, the one instance handed out for these values (a frozen
+    value: the referee hands out the same one again rather than build one at every turn).
+
+    >>> turn_of(2, 0, "bo") is turn_of(2, 0, "bo"), turn_of(2, 0, "bo") == Turn(2, 0, "bo")
+    (True, True)
+    """
+    key = (box, hand, player)
+    turn = _TURNS.get(key)
+    if turn is None:
+        if len(_TURNS) >= _TURNS_KEPT:
+            _TURNS.clear()
+        turn = _TURNS[key] = Turn(box, hand, player)
+    return turn
 
 
 @dataclass

@@ -5,9 +5,10 @@
 The part owns the insurance queue against a dealer's ace and the order the hands act in
 (:attr:`HandPlays.turn`, the hand to act); it checks each decision on that hand by a pure
 function of the state (``*_refused``: None when legal, else the rule it breaks, never
-raising), makes it on the boxes and bankrolls handed to it, drawing from the shoe, and
-returns the events it made. The round logs them and, once no hand is left to act
-(``turn`` None), has the dealer play and settles.
+raising; :meth:`HandPlays.open_plays` works out the same rules as plain predicates, and
+keeps them while the hand is unchanged), makes it on the boxes and bankrolls handed to it,
+drawing from the shoe, and returns the events it made. The round logs them and, once no
+hand is left to act (``turn`` None), has the dealer play and settles.
 
 >>> from croupier.blackjack import NZ, BlackjackRound
 >>> from croupier.cards import Shoe, parse_cards
@@ -24,8 +25,10 @@ BoxAction(box=1, hand=0, action=<Play.SPLIT: 'split'>)
 
 from __future__ import annotations
 
+from typing import Final
+
 from croupier.blackjack import events as ev
-from croupier.blackjack.hands import Box, Play, PlayerHand, Turn
+from croupier.blackjack.hands import Box, Play, PlayerHand, Turn, turn_of
 from croupier.blackjack.rules import BlackjackRules, PairsBy, Surrender, whole_number
 from croupier.blackjack.values import hand_total, is_pair
 from croupier.cards.card import Rank
@@ -33,6 +36,13 @@ from croupier.cards.deck import Shoe
 from croupier.errors import IllegalActionError
 
 __all__ = ["HandPlays", "Refusal"]
+
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's ``__getattr__`` hook (Python 3.11), several times slower than a global.
+_HIT, _STAND, _DOUBLE, _SPLIT = Play.HIT, Play.STAND, Play.DOUBLE, Play.SPLIT
+_SURRENDER, _EVEN_MONEY = Play.SURRENDER, Play.EVEN_MONEY
+_RANK: Final = PairsBy.RANK
+_NO_SURRENDER: Final = Surrender.NONE
 
 
 Refusal = tuple[str, str, str | None]
@@ -98,7 +108,7 @@ def _split_refused(
     cards = hand.cards
     if len(cards) != 2 or hand.acted:
         return ("Blackjack 11.4(a)", "only a two-card hand may split", None)
-    if not is_pair(cards[0], cards[1], by_rank=rules.pairs_by is PairsBy.RANK):
+    if not is_pair(cards[0], cards[1], by_rank=rules.pairs_by is _RANK):
         return ("Decision 3.1-8", "the two cards are not a pair", None)
     if box.split_declined:
         return ("Blackjack 11.5", "a split was declined earlier in this hand", None)
@@ -113,11 +123,18 @@ def _split_refused(
 
 
 def _surrender_refused(rules: BlackjackRules, hand: PlayerHand) -> Refusal | None:
-    if rules.surrender is Surrender.NONE:
+    if rules.surrender is _NO_SURRENDER:
         return ("Decision 3.1-13", "surrender is not offered", None)
     if len(hand.cards) != 2 or hand.acted or hand.from_split:
         return ("Decision 3.1-13", "only the first two cards may surrender", None)
     return None
+
+
+_FRESH: list[tuple[BlackjackRules | None, dict[int, tuple[bool, bool, bool, bool, bool]]]] = [
+    (None, {})
+]
+"""The open plays of a box's first two cards (by their ranks), its stakes covered, for the
+rule set last seen."""
 
 
 def _nobody(rule: str, verb: str) -> Refusal:
@@ -136,7 +153,7 @@ class HandPlays:
     (None, ('Blackjack 12.1', 'cannot hit: no hand is to act', 'no action'))
     """
 
-    __slots__ = ("_actor", "_due", "_open", "_turn", "bankrolls", "boxes", "rules", "shoe")
+    __slots__ = ("_actor", "_due", "_open", "bankrolls", "boxes", "rules", "shoe", "turn")
 
     def __init__(
         self,
@@ -156,7 +173,9 @@ class HandPlays:
         """The boxes with wagers, by number."""
         self.shoe = shoe
         """The shoe the cards come from."""
-        self._turn = turn
+        self.turn = turn
+        """``(box, hand)`` of the hand to act, or None (insurance, or no hand left); the
+        part alone moves it."""
         self._due = list(due)
         self._actor: tuple[tuple[int, int], Turn] | None = None
         self._open: tuple[object, ...] = (None,)
@@ -164,20 +183,15 @@ class HandPlays:
 
     # ----------------------------------------------------------------- state
     @property
-    def turn(self) -> tuple[int, int] | None:
-        """``(box, hand)`` of the hand to act, or None (insurance, or no hand left)."""
-        return self._turn
-
-    @property
     def actor(self) -> Turn | None:
         """The hand to act and the player who decides it, or None."""
-        now = self._turn
+        now = self.turn
         if now is None:
             return None
         kept = self._actor
         if kept is not None and kept[0] is now:  # the same turn (its owner is fixed)
             return kept[1]
-        actor = Turn(now[0], now[1], self.boxes[now[0]].owner)
+        actor = turn_of(now[0], now[1], next(iter(self.boxes[now[0]].wagers)))  # its owner
         self._actor = (now, actor)
         return actor
 
@@ -194,20 +208,20 @@ class HandPlays:
 
     def state(self) -> tuple[tuple[int, int] | None, tuple[tuple[int, str], ...]]:
         """What a decision can change here (for an undo record): the turn and the queue."""
-        return self._turn, tuple(self._due)
+        return self.turn, tuple(self._due)
 
     def restore(self, state: tuple[tuple[int, int] | None, tuple[tuple[int, str], ...]]) -> None:
         """Put the turn and the insurance queue back as :meth:`state` gave them."""
-        self._turn = state[0]
+        self.turn = state[0]
         self._due[:] = state[1]
 
     def stop(self) -> None:
         """No hand is to act any more (the dealer's turn, or a dealer blackjack)."""
-        self._turn = None
+        self.turn = None
 
     def acting(self) -> tuple[Box, PlayerHand] | None:
         """The box and hand to act, or None."""
-        turn = self._turn
+        turn = self.turn
         if turn is None:
             return None
         box = self.boxes[turn[0]]
@@ -225,7 +239,7 @@ class HandPlays:
         CardDealt(box=1, hand=0, card=Card('8c'))
         ('hit', 'stand', 'double', 'split')
         """
-        turn = self._turn
+        turn = self.turn
         if turn is None:
             return None
         box = self.boxes[turn[0]]
@@ -233,6 +247,8 @@ class HandPlays:
         hand = hands[turn[1]]
         cards = hand.cards
         last = cards[-1]
+        count = len(cards)
+        acted = hand.acted
         kept = self._open
         # Within one turn the plays change only with the hand's cards, a decision taken
         # or a split (the hand's last card, its count, ``acted`` and the box's hands); the
@@ -240,28 +256,63 @@ class HandPlays:
         if (
             kept[0] is turn
             and kept[1] is last
-            and kept[2] == len(cards)
+            and kept[2] == count
+            and kept[4] is acted
             and kept[3] == len(hands)
-            and kept[4] is hand.acted
         ):
             return kept[5]  # type: ignore[return-value]
-        rules = self.rules
-        total, soft = hand_total(cards)
-        hit = _hit_refused(rules, hand, total) is None
-        plays: tuple[bool, bool, bool, bool, bool]
-        if len(cards) != 2 or hand.acted:  # past the first two cards: hit or stand only
-            plays = (hit, total > 11, False, False, False)
-        else:
+        covered = True  # every player on the hand can match their stake (_short)
+        if count == 2 and not acted:
             bankrolls = self.bankrolls
-            plays = (
-                hit,
-                total > 11,
-                _double_refused(rules, bankrolls, hand, total, soft) is None,
-                _split_refused(rules, bankrolls, box, hand) is None,
-                _surrender_refused(rules, hand) is None,
-            )
-        self._open = (turn, last, len(cards), len(hands), hand.acted, plays)
+            for player, stake in hand.stakes.items():
+                if bankrolls[player] < stake:
+                    covered = False
+                    break
+            if covered and len(hands) == 1 and not hand.from_split and not box.split_declined:
+                # a box's first two cards, its stakes covered: the plays depend on the rules
+                # and the two cards' ranks alone (kept for the rules in play)
+                fresh = _FRESH[0]
+                if fresh[0] is not self.rules:
+                    fresh = _FRESH[0] = (self.rules, {})
+                pair = (cards[0].index >> 2) * 13 + (last.index >> 2)  # index: 4 * rank + suit
+                plays = fresh[1].get(pair)
+                if plays is None:
+                    plays = fresh[1][pair] = self._worked_out(box, hand, count, acted, True)
+                self._open = (turn, last, count, 1, acted, plays)
+                return plays
+        plays = self._worked_out(box, hand, count, acted, covered)
+        self._open = (turn, last, count, len(hands), acted, plays)
         return plays
+
+    def _worked_out(
+        self, box: Box, hand: PlayerHand, count: int, acted: bool, covered: bool
+    ) -> tuple[bool, bool, bool, bool, bool]:
+        """:meth:`open_plays` worked out for ``hand`` on ``box`` (``covered``: every player
+        on it can match their stake)."""
+        # Each play's predicate: the rules of its ``_*_refused`` function above, all of them
+        # (in any order: legal is when none refuses), without building a refusal.
+        rules = self.rules
+        cards = hand.cards
+        total, soft = hand_total(cards)
+        split_aces = hand.split_aces
+        hit = total < 21 and not hand.doubled and (not split_aces or rules.hit_split_aces)
+        if count != 2 or acted:  # past the first two cards: hit or stand only
+            return (hit, total > 11, False, False, False)
+        from_split = hand.from_split
+        return (
+            hit,
+            total > 11,
+            covered
+            and not split_aces
+            and (not from_split or rules.double_after_split)
+            and rules.double_on.allows(total, soft=soft),
+            covered
+            and not box.split_declined
+            and len(box.hands) < rules.max_hands
+            and (not split_aces or rules.resplit_aces)
+            and is_pair(cards[0], cards[1], by_rank=rules.pairs_by is _RANK),
+            not from_split and rules.surrender is not _NO_SURRENDER,
+        )
 
     # ------------------------------------------------------------ refusals
     def hit_refusal(self) -> Refusal | None:
@@ -321,17 +372,16 @@ class HandPlays:
     def _decided(self, play: Play, *, done: bool) -> tuple[Box, PlayerHand, int, ev.Event]:
         """A decision on the hand to act; 11.5 (Decision 3.1-10): any other action on a
         splittable pair declines the split."""
-        assert self._turn is not None
-        number, index = self._turn
+        number, index = self.turn  # type: ignore[misc]  # a hand is to act
         box = self.boxes[number]
         hand = box.hands[index]
-        fresh = play is not Play.SPLIT and len(hand.cards) == 2 and not hand.acted
-        if fresh:
+        if not hand.acted and len(hand.cards) == 2 and play is not _SPLIT:
             plays = self.open_plays()
             if plays is not None and plays[3]:  # the pair could split: declined
                 box.split_declined = True
         hand.acted = True
-        hand.done = hand.done or done
+        if done:
+            hand.done = True
         return box, hand, index, ev.box_action(number, index, play)
 
     def _give(self, box: Box, index: int, hand: PlayerHand) -> ev.Event:
@@ -341,9 +391,19 @@ class HandPlays:
 
     def hit(self) -> list[ev.Event]:
         """Draw a card to the hand to act (once :meth:`hit_refusal` is None)."""
-        box, hand, index, decided = self._decided(Play.HIT, done=False)
-        made = [decided, self._give(box, index, hand)]
-        if hand_total(hand.cards)[0] < 21:
+        number, index = self.turn  # type: ignore[misc]  # a hand is to act
+        box = self.boxes[number]
+        hand = box.hands[index]
+        cards = hand.cards
+        if not hand.acted and len(cards) == 2:  # _decided, inline
+            plays = self.open_plays()
+            if plays is not None and plays[3]:  # the pair could split: declined (11.5)
+                box.split_declined = True
+        hand.acted = True
+        card = self.shoe.draw()
+        cards.append(card)
+        made = [ev.box_action(number, index, _HIT), ev.card_dealt(number, index, card)]
+        if hand_total(cards)[0] < 21:
             return made  # the same hand acts again
         hand.done = True  # 12.1(a): no draw on 21 or more
         self._advance(made)
@@ -351,13 +411,22 @@ class HandPlays:
 
     def stand(self) -> list[ev.Event]:
         """The hand to act takes no more cards."""
-        made = [self._decided(Play.STAND, done=True)[3]]
+        number, index = self.turn  # type: ignore[misc]  # a hand is to act
+        box = self.boxes[number]
+        hand = box.hands[index]
+        if not hand.acted and len(hand.cards) == 2:  # _decided, inline
+            plays = self.open_plays()
+            if plays is not None and plays[3]:  # the pair could split: declined (11.5)
+                box.split_declined = True
+        hand.acted = True
+        hand.done = True
+        made: list[ev.Event] = [ev.box_action(number, index, _STAND)]
         self._advance(made)
         return made
 
     def double(self) -> list[ev.Event]:
         """Double the stake of the hand to act and give it exactly one card (12.1(b))."""
-        box, hand, index, decided = self._decided(Play.DOUBLE, done=True)
+        box, hand, index, decided = self._decided(_DOUBLE, done=True)
         bankrolls = self.bankrolls
         for player, stake in list(hand.stakes.items()):
             bankrolls[player] -= stake
@@ -370,8 +439,8 @@ class HandPlays:
     def split(self) -> list[ev.Event]:
         """Split the pair of the hand to act into two hands with an equal stake each; each
         gets a second card in turn (11.1-11.3); split aces get one card each (11.4(b))."""
-        assert self._turn is not None
-        number, index = self._turn
+        assert self.turn is not None
+        number, index = self.turn
         box = self.boxes[number]
         hand = box.hands[index]
         aces = hand.cards[0].rank is Rank.ACE
@@ -383,13 +452,13 @@ class HandPlays:
         hand.split_aces = aces
         twin = PlayerHand(cards=[second], stakes=stakes, from_split=True, split_aces=aces)
         box.hands.insert(index + 1, twin)
-        made: list[ev.Event] = [ev.box_action(box.number, index, Play.SPLIT)]
+        made: list[ev.Event] = [ev.box_action(box.number, index, _SPLIT)]
         self._advance(made)
         return made
 
     def surrender(self) -> list[ev.Event]:
         """Give up the hand to act for half the stake back."""
-        _, hand, _, decided = self._decided(Play.SURRENDER, done=True)
+        _, hand, _, decided = self._decided(_SURRENDER, done=True)
         hand.surrendered = True
         made = [decided]
         self._advance(made)
@@ -399,7 +468,7 @@ class HandPlays:
     def start(self) -> list[ev.Event]:
         """Find the first hand to act once the deal and insurance are over (no events: a
         dealt hand has its two cards)."""
-        self._turn = None
+        self.turn = None
         made: list[ev.Event] = []
         self._advance(made)
         return made
@@ -408,37 +477,35 @@ class HandPlays:
         """Move to the next hand needing a decision, dealing split hands' second cards
         (their events go to ``made``); None when no hand is left."""
         boxes = self.boxes
-        hit_split_aces = self.rules.hit_split_aces
         for number in sorted(boxes) if len(boxes) > 1 else boxes:
-            turn = self._turn
+            turn = self.turn
             if turn is not None and number < turn[0]:
                 continue
             box = boxes[number]
-            hands = box.hands
-            index = 0
-            while index < len(hands):
-                hand = hands[index]
-                if len(hand.cards) == 1:  # a split hand gets its second card now (11.3)
+            for index, hand in enumerate(box.hands):  # (no hand is added on the way)
+                cards = hand.cards
+                if len(cards) == 1:  # a split hand gets its second card now (11.3)
                     made.append(self._give(box, index, hand))
-                    if hand.split_aces and not hit_split_aces:
+                    if hand.split_aces and not self.rules.hit_split_aces:
                         # 11.4(b), 12.1(c): one card to each split ace; only a resplit of
                         # a new pair of aces may follow, where the table allows it
-                        self._turn = (number, index)
+                        self.turn = (number, index)
                         hand.done = self.split_refusal() is not None
-                if not hand.done and hand_total(hand.cards)[0] >= 21:
+                if hand.done:
+                    continue
+                if hand_total(cards)[0] >= 21:
                     hand.done = True  # 12.1(a): no draw on a blackjack or any 21
-                if not hand.done:
-                    turn = self._turn
-                    if turn is None or turn[0] != number or turn[1] != index:
-                        self._turn = (number, index)
-                    return
-                index += 1
-        self._turn = None
+                    continue
+                turn = self.turn
+                if turn is None or turn[0] != number or turn[1] != index:
+                    self.turn = (number, index)
+                return
+        self.turn = None
 
     # ------------------------------------------------------------ insurance
     def offer_insurance(self, due: list[tuple[int, str]]) -> None:
         """Queue the insurance decisions, ``(box, player)`` in order."""
-        self._turn = None
+        self.turn = None
         self._due[:] = due
 
     def verify_insure(self, amount: object) -> None:
@@ -494,4 +561,4 @@ class HandPlays:
         """The player due takes even money on the blackjack, once verified."""
         box, player = self._due.pop(0)
         self.boxes[box].even_money.add(player)
-        return [ev.box_action(box, 0, Play.EVEN_MONEY)]
+        return [ev.box_action(box, 0, _EVEN_MONEY)]

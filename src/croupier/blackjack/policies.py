@@ -72,19 +72,39 @@ def mimic_the_dealer(view: SeatView) -> Action:
     >>> sum(rnd.payoffs().values()) == -rnd.bank
     True
     """
-    actor, legal = _turn(view)
-    if actor.hand is None:
-        return DeclineInsurance(box=actor.box, player=actor.player)
-    hand = _hand(view, actor)
+    actor = view.actor
+    legal = view.legal
+    if actor is None or legal is None or actor.player != view.player:  # as _turn() says
+        raise CroupierError(f"{view.player!r} is not to decide: no action to choose")
+    number, index = actor.box, actor.hand
+    if index is None:
+        key = (number, actor.player)
+        decline = _DECLINES.get(key)
+        if decline is None:
+            if len(_DECLINES) >= 1024:
+                _DECLINES.clear()
+            decline = _DECLINES[key] = DeclineInsurance(box=number, player=actor.player)
+        return decline
+    for box in view.boxes:  # view.box(number), inline
+        if box.number == number:
+            hand = box.hands[index]
+            break
+    else:
+        hand = view.box(number).hands[index]  # raises: no such box
     kind: type[HandAction] = Stand
     if legal.hit and (hand.total < 17 or not legal.stand):
         kind = Hit
-    return _decision(kind, actor.box, actor.hand)
+    action = _DECISIONS.get((kind, number, index))
+    return _decision(kind, number, index) if action is None else action
 
 
 _DECISIONS: dict[tuple[type[HandAction], int, int], HandAction] = {}
 """Decisions already made, by kind, box and hand: an action is a frozen value, so a policy
 hands out the same one again rather than build it at every decision."""
+
+
+_DECLINES: dict[tuple[int, str], DeclineInsurance] = {}
+"""Insurance declined, by box and player (as :data:`_DECISIONS`)."""
 
 
 def _decision(kind: type[HandAction], box: int, hand: int) -> HandAction:

@@ -47,7 +47,7 @@ from croupier.blackjack.actions import (
 from croupier.blackjack.actions import Surrender as SurrenderAction
 from croupier.blackjack.actions import parse_action as parse_action  # re-exported
 from croupier.blackjack.dealer import deal_round, play_dealer
-from croupier.blackjack.hands import Box, Phase, PlayerHand, Turn
+from croupier.blackjack.hands import Box, Phase, PlayerHand, Turn, turn_of
 from croupier.blackjack.plays import HandPlays, Refusal
 from croupier.blackjack.replay import decision
 from croupier.blackjack.rules import NZ as NZ  # the default rule set, re-exported
@@ -63,6 +63,16 @@ from croupier.errors import CroupierError, IllegalActionError, InvalidActionErro
 from croupier.version import engine_version
 
 __all__ = ["BlackjackRound", "Box", "Phase", "PlayerHand"]
+
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's ``__getattr__`` hook (Python 3.11), several times slower than a global.
+_WAGERS, _INSURANCE, _PLAYING, _COMPLETE = (
+    Phase.WAGERS,
+    Phase.INSURANCE,
+    Phase.PLAYING,
+    Phase.COMPLETE,
+)
+_PEEK: Final = HoleCard.PEEK
 
 
 _Step = tuple[
@@ -80,15 +90,20 @@ _HAND_PLAYS: dict[tuple[object, ...], LegalPlays] = {}
 """The legal plays of a hand to act, by who acts and which plays are open (a frozen value:
 rounds share them rather than build one at every decision)."""
 _HAND_PLAYS_KEPT: Final = 4096
+_INSURANCE_PLAYS: dict[tuple[object, ...], LegalPlays] = {}
+"""The legal plays of an insurance decision, by who decides, the stakes and even money."""
 
 _E = TypeVar("_E", bound=ev.Event)
 
-_NO_LEGAL: Final = (None, None, LegalPlays(None))
-"""No legal plays worked out yet (a round keeps the last: who acts, the open plays, the
-:class:`LegalPlays`)."""
+_NO_LEGAL: Final = (-1, None, LegalPlays(None))
+"""No legal plays worked out yet. A round keeps the last it worked out while a hand is to
+act: the length of the log then (the round's state is a function of its log, and every
+action logs an event), the open plays and the :class:`LegalPlays`."""
 
-_MOST_DRAWN: list[tuple[BlackjackRules | None, int]] = [(None, 0)]
-""":func:`~croupier.blackjack._state.most_drawn` of the rule set last seen."""
+_KEPT: list[tuple[BlackjackRules | None, int, str, str]] = [(None, 0, "", "")]
+"""The rule set last found fit (without ``strict_nz``), its
+:func:`~croupier.blackjack._state.most_drawn`, its fingerprint and the engine version
+(what every round's first event records)."""
 
 
 class BlackjackRound:
@@ -122,11 +137,15 @@ class BlackjackRound:
         burn: bool = False,
         strict_nz: bool = False,
     ) -> None:
-        if strict_nz is not True and strict_nz is not False:
-            checked_rules(rules, strict_nz=strict_nz)  # refuses a flag that is not a bool
-        elif _CHECKED.get(strict_nz) is not rules:  # the rules last checked, kept
-            _CHECKED[strict_nz] = checked_rules(rules, strict_nz=strict_nz)
-        if not isinstance(shoe, Shoe):
+        kept = _KEPT[0]
+        if kept[0] is not rules or strict_nz is not False:
+            if strict_nz is not True and strict_nz is not False:
+                checked_rules(rules, strict_nz=strict_nz)  # refuses a flag that is not a bool
+            elif _CHECKED.get(strict_nz) is not rules:  # the rules last checked, kept
+                _CHECKED[strict_nz] = checked_rules(rules, strict_nz=strict_nz)
+            if kept[0] is not rules:  # the rules last seen, kept (hashing a rule set is slow)
+                kept = _KEPT[0] = (rules, most_drawn(rules), rules.fingerprint, engine_version())
+        if type(shoe) is not Shoe and not isinstance(shoe, Shoe):
             raise CroupierError(f"shoe must be a Shoe, not {type(shoe).__name__}")
         if type(bankrolls) is not dict and not isinstance(bankrolls, Mapping):
             raise CroupierError(
@@ -155,27 +174,23 @@ class BlackjackRound:
         self.dealer: list[Card] = []
         """The dealer's cards (a peek game's hole card included once dealt: show players
         :meth:`view_for`, which hides it)."""
-        start = ev.round_started(
-            tuple(chips.items()),
-            shoe.remaining,
-            bool(burn),
-            engine_version(),
-            rules.fingerprint,
-        )
+        burn = burn is True or bool(burn)
+        order = shoe.remaining
+        start = ev.round_started(tuple(chips.items()), order, burn, kept[3], kept[2])
         self._events: list[ev.Event] = [start]
+        self._sure_until = 1 + len(order) - kept[1]
+        """While the log holds at most this many events the shoe holds ``most_drawn`` cards,
+        so an action cannot run out of them: every card drawn logs an event (see ``_sure``)."""
         self._events_seen: tuple[ev.Event, ...] = ()
-        self.phase = Phase.WAGERS
+        self.phase = _WAGERS
         """Where the round is."""
-        self._burn = bool(burn)
+        self._burn = burn
         self._explaining = False
-        kept = _MOST_DRAWN[0]
-        if kept[0] is not rules:  # the rules last seen, kept (hashing a rule set is slow)
-            kept = _MOST_DRAWN[0] = (rules, most_drawn(rules))
         self._most_drawn = kept[1]  # a shoe this full needs no undo record
         self._wagers = Wagers(rules, chips, self.boxes)
         self._plays = HandPlays(rules, chips, self.boxes, shoe)
         self._views = SeatViews()
-        self._legal: tuple[object, object, LegalPlays] = _NO_LEGAL
+        self._legal: tuple[int, Any, LegalPlays] = _NO_LEGAL
 
     # ----------------------------------------------------------------- views
     @property
@@ -188,9 +203,10 @@ class BlackjackRound:
         'round: ann 50'
         """
         log = self._events
-        if len(self._events_seen) != len(log):
-            self._events_seen = tuple(log)
-        return self._events_seen
+        seen = self._events_seen
+        if len(seen) != len(log) or (seen and (seen[0] is not log[0] or seen[-1] is not log[-1])):
+            seen = self._events_seen = tuple(log)
+        return seen
 
     @property
     def shoe(self) -> Shoe:
@@ -210,6 +226,7 @@ class BlackjackRound:
             raise CroupierError(f"shoe must be a Shoe, not {type(shoe).__name__}")
         self._shoe = shoe
         self._plays.shoe = shoe
+        self._sure_until = -1  # a new shoe: counted afresh
 
     @property
     def dealer_cards(self) -> tuple[Card, ...]:
@@ -225,25 +242,25 @@ class BlackjackRound:
         True
         """
         phase = self.phase
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             return self._plays.actor
-        if phase is Phase.INSURANCE:
+        if phase is _INSURANCE:
             turn = self._plays.insurance_turn
             if turn is not None:
-                return Turn(turn[0], None, turn[1])
+                return turn_of(turn[0], None, turn[1])
         return None
 
     @property
     def insurance_turn(self) -> tuple[int, str] | None:
         """``(box, player)`` to decide on insurance, or None."""
-        if self.phase is Phase.INSURANCE:
+        if self.phase is _INSURANCE:
             return self._plays.insurance_turn
         return None
 
     @property
     def is_complete(self) -> bool:
         """Whether the round is settled."""
-        return self.phase is Phase.COMPLETE
+        return self.phase is _COMPLETE
 
     @property
     def on_table(self) -> int:
@@ -251,9 +268,9 @@ class BlackjackRound:
 
         Chips are conserved: ``sum(bankrolls) + on_table + bank`` never changes.
         """
-        if self.phase is Phase.COMPLETE:
+        if self.phase is _COMPLETE:
             return 0
-        if self.phase is Phase.WAGERS:
+        if self.phase is _WAGERS:
             return sum(sum(b.wagers.values()) for b in self.boxes.values())
         stakes = sum(s for b in self.boxes.values() for h in b.hands for s in h.stakes.values())
         return stakes + sum(sum(b.insurance.values()) for b in self.boxes.values())
@@ -269,7 +286,7 @@ class BlackjackRound:
         >>> BlackjackRound(NZ, Shoe(6, seed=1), {"ann": 50}).view_for("ann").bankroll
         50
         """
-        return self._views.view(self, player)
+        return self._views.view(self, player, self._events)
 
     def _error(self, rule: str, problem: str) -> IllegalActionError:
         if self._explaining:  # legal_actions() itself is asking: the message is not shown
@@ -353,6 +370,33 @@ class BlackjackRound:
         >>> rnd.apply(parse_action("wager 1 ann 10"))
         WagerPlaced(box=1, player='ann', amount=10)
         """
+        play = _HAND_PLAY.get(type(action))
+        if play is not None and self.phase is _PLAYING:
+            # a decision on the hand to act, legal by the open plays' predicates: run it
+            # (the plain path below raises, with the rule's message, when it is not)
+            plays = self._plays
+            events = self._events
+            first = len(events)
+            kept = self._legal  # the open plays legal_actions() worked out, if still current
+            open_plays = kept[1] if kept[0] == first else plays.open_plays()
+            if (
+                open_plays is not None
+                and open_plays[play]
+                and (first <= self._sure_until or self._sure(first))  # no undo record (_run)
+            ):
+                decision: HandAction = action  # type: ignore[assignment]  # a HandAction's type
+                box, hand, player = decision.box, decision.hand, decision.player
+                turn = plays.turn
+                assert turn is not None  # a play is open: a hand is to act
+                if (
+                    (box is None or box == turn[0])
+                    and (hand is None or hand == turn[1])
+                    and (player is None or player == plays.actor.player)  # type: ignore[union-attr]
+                ):  # named for the hand to act, or for nobody: whoever is to act
+                    events += _HAND_RUNS[play](plays)
+                    if plays.turn is None:
+                        self._finish()
+                    return events[first]
         return self._verified(action)[1](self, action)
 
     def legal_actions(self) -> LegalPlays:
@@ -368,26 +412,28 @@ class BlackjackRound:
         >>> legal.names, Double() in legal, Stand() in legal
         (('hit', 'double'), True, False)
         """
-        unit = self.rules.chip_unit
         phase = self.phase
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
+            kept = self._legal
+            stamp = len(self._events)
+            if kept[0] == stamp:  # worked out at this very point of the log: the same state
+                return kept[2]
             part = self._plays
             plays = part.open_plays()
+            unit = self.rules.chip_unit
             if plays is None:
                 return LegalPlays(None, unit=unit)
-            kept = self._legal
-            if kept[1] is plays:  # worked out for this very state (a kept value)
-                return kept[2]
-            actor = part.actor
-            assert actor is not None
-            key = (actor.box, actor.hand, actor.player, plays, unit)
+            turn = part.turn
+            assert turn is not None  # plays are open: a hand is to act
+            owner = next(iter(self.boxes[turn[0]].wagers))  # the box's first wager decides
+            key = (turn[0], turn[1], owner, plays, unit)
             legal = _HAND_PLAYS.get(key)
             if legal is None:
                 if len(_HAND_PLAYS) >= _HAND_PLAYS_KEPT:
                     _HAND_PLAYS.clear()
                 hit, stand, double, split, surrender = plays
                 legal = _HAND_PLAYS[key] = LegalPlays(
-                    actor,
+                    part.actor,
                     hit=hit,
                     stand=stand,
                     double=double,
@@ -395,18 +441,23 @@ class BlackjackRound:
                     surrender=surrender,
                     unit=unit,
                 )
-            self._legal = (actor, plays, legal)
+            self._legal = (stamp, plays, legal)
             return legal
+        unit = self.rules.chip_unit
         actor = self.actor
         if actor is not None:  # an insurance decision
-            return LegalPlays(
-                actor,
-                decline_insurance=True,
-                insure=self._plays.insurance_cap(),
-                even_money=self.can_even_money(),
-                unit=unit,
-            )
-        if phase is not Phase.WAGERS:
+            cap = self._plays.insurance_cap()
+            even_money = self.can_even_money()
+            due = (actor.box, actor.player, cap, even_money, unit)
+            legal = _INSURANCE_PLAYS.get(due)
+            if legal is None:
+                if len(_INSURANCE_PLAYS) >= _HAND_PLAYS_KEPT:
+                    _INSURANCE_PLAYS.clear()
+                legal = _INSURANCE_PLAYS[due] = LegalPlays(
+                    actor, decline_insurance=True, insure=cap, even_money=even_money, unit=unit
+                )
+            return legal
+        if phase is not _WAGERS:
             return LegalPlays(None, unit=unit)
         return LegalPlays(
             None,
@@ -420,25 +471,36 @@ class BlackjackRound:
     def _run(self, step: Callable[[], list[ev.Event]]) -> ev.Event:
         """Run a verified ``step`` all or nothing, log the events it made and return the
         first; the dealer plays and the round settles once no hand is left to act."""
-        if len(self._shoe) < self._most_drawn:  # near the shoe's end: keep an undo record
-            saved = self._save()
+        logged = len(self._events)
+        if logged > self._sure_until and not self._sure(logged):
+            saved = self._save()  # near the shoe's end: keep an undo record
             try:
                 return self._logged(step)
             except CroupierError:
                 self._restore(saved)
                 raise
         events = self._events  # it cannot run out of cards: nothing to undo (_logged inline)
-        first = len(events)
         events += step()
-        if self.phase is Phase.PLAYING and self._plays.turn is None:
+        if self._plays.turn is None and self.phase is _PLAYING:
             self._finish()
-        return events[first]
+        return events[logged]
+
+    def _sure(self, logged: int) -> bool:
+        """Whether the shoe holds :func:`most_drawn` cards (an action cannot run out of
+        them) now that the log holds ``logged`` events; if so, until when that stays true:
+        each card drawn logs an event, so the shoe holds that many for as many events more
+        as it has cards to spare."""
+        spare = len(self._shoe) - self._most_drawn
+        if spare < 0:
+            return False
+        self._sure_until = logged + spare
+        return True
 
     def _logged(self, step: Callable[[], list[ev.Event]]) -> ev.Event:
         events = self._events
         first = len(events)
         events += step()
-        if self.phase is Phase.PLAYING and self._plays.turn is None:
+        if self.phase is _PLAYING and self._plays.turn is None:
             self._finish()
         return events[first]
 
@@ -472,7 +534,7 @@ class BlackjackRound:
         ...
         croupier.errors.CroupierError: a wager must be a whole number, not 10.0 (float)
         """
-        self._wagers.verify_place(box, player, amount, before_deal=self.phase is Phase.WAGERS)
+        self._wagers.verify_place(box, player, amount, before_deal=self.phase is _WAGERS)
 
     def can_place_wager(self, box: int, player: str, amount: int) -> bool:
         """Whether :meth:`place_wager` is legal now.
@@ -493,12 +555,15 @@ class BlackjackRound:
         >>> [(w.player, w.low, w.high) for w in rnd.legal_actions().wagers if w.box == 1]
         [('ann', 10, 50), ('bo', 10, 20)]
         """
-        self.verify_place_wager(box, player, amount)
-        return self._logged_one(self._wagers.place(box, player, amount))
+        wagers = self._wagers
+        wagers.verify_place(box, player, amount, before_deal=self.phase is _WAGERS)
+        event = wagers.place(box, player, amount)
+        self._events.append(event)
+        return event
 
     def verify_withdraw_wager(self, box: int, player: str) -> None:
         """Raise unless ``player`` may take the wager back from ``box`` (before the deal, 4.2)."""
-        self._wagers.verify_withdraw(box, player, before_deal=self.phase is Phase.WAGERS)
+        self._wagers.verify_withdraw(box, player, before_deal=self.phase is _WAGERS)
 
     def can_withdraw_wager(self, box: int, player: str) -> bool:
         """Whether :meth:`withdraw_wager` is legal now."""
@@ -520,41 +585,46 @@ class BlackjackRound:
     # ------------------------------------------------------------------ deal
     def verify_deal(self) -> None:
         """Raise unless the round may be dealt: before the deal, with a wager on a box."""
-        if self.phase is not Phase.WAGERS:
+        if self.phase is not _WAGERS:
             raise IllegalActionError("Blackjack 4.2", "the round is already dealt", "no action")
         if not self.boxes:
             raise IllegalActionError("Decision 3.1-14", "no box has a wager", "place a wager first")
 
     def can_deal(self) -> bool:
         """Whether :meth:`deal` is legal now."""
-        return self.phase is Phase.WAGERS and bool(self.boxes)
+        return self.phase is _WAGERS and bool(self.boxes)
 
     def deal(self) -> ev.Event:
         """Deal: one card to each box left to right, one to the dealer, a second to each box
         (and, in a peek game, the dealer's hole card). Wagers are fixed from here (4.2).
         If the shoe runs out the round is left as it was (no card dealt) and the error says so.
         """
-        self.verify_deal()
+        if self.phase is not _WAGERS or not self.boxes:
+            self.verify_deal()  # raises
         return self._run(self._deal)
 
     def _deal(self) -> list[ev.Event]:
-        self.phase = Phase.PLAYING  # 4.2: wagers are fixed once a card leaves the shoe
+        self.phase = _PLAYING  # 4.2: wagers are fixed once a card leaves the shoe
         table = self.boxes
-        order = sorted(table) if len(table) > 1 else list(table)
-        boxes = [table[number] for number in order]
-        made = deal_round(boxes, self.dealer, self._shoe, self.rules, burn=self._burn)
-        if self.dealer[0].rank is Rank.ACE and self.rules.insurance:
+        boxes = [table[n] for n in sorted(table)] if len(table) > 1 else list(table.values())
+        dealer = self.dealer
+        rules = self.rules
+        made = deal_round(boxes, dealer, self._shoe, rules, burn=self._burn)
+        if dealer[0].index >> 2 == _ACE and rules.insurance:
             self._plays.offer_insurance([(b.number, p) for b in boxes for p in b.wagers])
-            self.phase = Phase.INSURANCE
+            self.phase = _INSURANCE
             return made
-        made += self._after_insurance()
+        if rules.hole_card is _PEEK:
+            made += self._after_insurance()
+        else:  # no hole card: the hands play (_after_insurance, inline)
+            made += self._plays.start()
         return made
 
     def _after_insurance(self) -> list[ev.Event]:
         """The players' turn once insurance is over (none after a peeked dealer blackjack:
         the round settles)."""
-        self.phase = Phase.PLAYING
-        if self.rules.hole_card is HoleCard.PEEK and hand_total(self.dealer) == (21, True):
+        self.phase = _PLAYING
+        if self.rules.hole_card is _PEEK and hand_total(self.dealer) == (21, True):
             self._plays.stop()  # a peeked dealer blackjack: nobody acts
             return []
         return self._plays.start()
@@ -562,7 +632,7 @@ class BlackjackRound:
     # ------------------------------------------------------------- insurance
     def verify_insure(self, amount: int) -> None:
         """Raise unless the player to decide may insure for ``amount`` (0 declines)."""
-        if self.phase is not Phase.INSURANCE:
+        if self.phase is not _INSURANCE:
             whole_number("an insurance stake", amount)
             raise IllegalActionError("Decision 3.1-6", "no insurance decision is due", "no action")
         self._plays.verify_insure(amount)
@@ -598,7 +668,7 @@ class BlackjackRound:
             raise IllegalActionError(*refusal)
 
     def _even_money_refusal(self) -> tuple[str, str, str] | None:
-        if self.phase is not Phase.INSURANCE:
+        if self.phase is not _INSURANCE:
             return ("Decision 3.1-6", "even money is not offered now", "no action")
         return self._plays.even_money_refusal()
 
@@ -703,8 +773,7 @@ class BlackjackRound:
         events += play_dealer(self.dealer, hands, insured, self._shoe.draw, self.rules)
         made, self.bank = settle_round(self.rules, boxes, self.dealer, self.bankrolls, self.bank)
         events += made
-        self.phase = Phase.COMPLETE
-        self._plays.stop()
+        self.phase = _COMPLETE  # (no hand is to act: the part's turn is already None)
 
     def payoffs(self) -> dict[str, int]:
         """Chips won (positive) or lost (negative) by each player in a settled round; they
@@ -716,15 +785,18 @@ class BlackjackRound:
         ...
         croupier.errors.IllegalActionError: Blackjack 13 (dealer drawing): payoffs are known only once the dealer has drawn and the round is settled; allowed: after settlement
         """
-        if not self.is_complete:
+        if self.phase is not _COMPLETE:
             raise IllegalActionError(
                 "Blackjack 13 (dealer drawing)",
                 "payoffs are known only once the dealer has drawn and the round is settled",
                 "after settlement",
             )
-        start = self._events[0]
-        assert isinstance(start, ev.RoundStarted)
-        return {player: self.bankrolls[player] - chips for player, chips in start.bankrolls}
+        start: ev.RoundStarted = self._events[0]  # type: ignore[assignment]  # always first
+        bankrolls = self.bankrolls
+        won = {}
+        for player, chips in start.bankrolls:
+            won[player] = bankrolls[player] - chips
+        return won
 
     # ------------------------------------------------------- copies, replay
     def copy(self) -> BlackjackRound:
@@ -779,7 +851,7 @@ class BlackjackRound:
             )
             for n, b in self.boxes.items()
         }
-        playing = self.phase is Phase.PLAYING
+        playing = self.phase is _PLAYING
         return {
             "phase": self.phase.value,
             "bankrolls": dict(self.bankrolls),
@@ -843,6 +915,9 @@ class BlackjackRound:
         return rnd
 
 
+_ACE: Final = int(Rank.ACE)
+"""An ace's rank: a card's :attr:`~croupier.cards.card.Card.index` is ``4 * rank + suit``."""
+
 _STEPS: dict[type, _Step] = {
     Hit: (lambda r, a: r.verify_hit(), lambda r, a: r._run(r._plays.hit), True),
     Stand: (lambda r, a: r.verify_stand(), lambda r, a: r._run(r._plays.stand), True),
@@ -869,6 +944,20 @@ _STEPS: dict[type, _Step] = {
     Deal: (lambda r, a: r.verify_deal(), lambda r, a: r._run(r._deal), False),
 }
 """Every action type, looked up by its exact type (a subclass by its nearest base)."""
+
+
+_HAND_PLAY: dict[type, int] = {Hit: 0, Stand: 1, Double: 2, Split: 3, SurrenderAction: 4}
+"""The decisions on a hand, by exact type: their number in
+:meth:`HandPlays.open_plays <croupier.blackjack.plays.HandPlays.open_plays>`."""
+
+_HAND_RUNS: tuple[Callable[[HandPlays], list[ev.Event]], ...] = (
+    HandPlays.hit,
+    HandPlays.stand,
+    HandPlays.double,
+    HandPlays.split,
+    HandPlays.surrender,
+)
+"""How each decision of :data:`_HAND_PLAY` is made once found legal."""
 
 
 def _step(action: object) -> _Step:

@@ -14,6 +14,7 @@ result; the round applies them: the player gets ``stake + net`` back, the bank `
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from croupier.blackjack import events as ev
 from croupier.blackjack.hands import Box, Outcome, PlayerHand
@@ -22,6 +23,19 @@ from croupier.blackjack.values import hand_total
 from croupier.cards.card import Card
 
 __all__ = ["Outcome", "dealer_blackjack_takes", "hand_outcome", "settle", "settle_round"]
+
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's ``__getattr__`` hook (Python 3.11), several times slower than a global.
+_WIN, _BLACKJACK, _PUSH, _LOSE, _BUST = (
+    Outcome.WIN,
+    Outcome.BLACKJACK,
+    Outcome.PUSH,
+    Outcome.LOSE,
+    Outcome.BUST,
+)
+_DEALER_BLACKJACK, _SURRENDER_OUTCOME = Outcome.DEALER_BLACKJACK, Outcome.SURRENDER
+_EVEN_MONEY_OUTCOME: Final = Outcome.EVEN_MONEY
+_TAKES_ALL: Final = DealerBlackjackTakes.ALL
 
 
 def settle_round(
@@ -49,7 +63,8 @@ def settle_round(
         bankrolls[event.player] += event.stake + event.net
         bank -= event.net
         made.append(event)
-    made.append(ev.deal_ended(tuple(sorted(bankrolls.items())), bank))
+    final = tuple(sorted(bankrolls.items()) if len(bankrolls) > 1 else bankrolls.items())
+    made.append(ev.deal_ended(final, bank))
     return made, bank
 
 
@@ -75,7 +90,7 @@ def settle(
                             number,
                             index,
                             player,
-                            Outcome.EVEN_MONEY,
+                            _EVEN_MONEY_OUTCOME,
                             stake,
                             stake,
                             "Decision 3.1-6",
@@ -83,7 +98,7 @@ def settle(
                     )
                     continue
                 outcome, net, rule = hand_outcome(rules, hand, stake, dealer_bj, dealer_total)
-                if dealer_bj and outcome is Outcome.DEALER_BLACKJACK and not hand.surrendered:
+                if dealer_bj and outcome is _DEALER_BLACKJACK and not hand.surrendered:
                     continue  # settled below, across the box (11.7)
                 out.append(ev.hand_settled(number, index, player, outcome, stake, net, rule))
             if dealer_bj:
@@ -105,8 +120,8 @@ def dealer_blackjack_takes(rules: BlackjackRules, box: Box, player: str) -> list
     >>> [(e.hand, e.net) for e in dealer_blackjack_takes(NZ, Box(1, {"ann": 10}, hands), "ann")]
     [(0, -10), (1, 0)]
     """
-    splits_all = rules.dealer_blackjack_takes_splits is DealerBlackjackTakes.ALL
-    doubles_all = rules.dealer_blackjack_takes_doubles is DealerBlackjackTakes.ALL
+    splits_all = rules.dealer_blackjack_takes_splits is _TAKES_ALL
+    doubles_all = rules.dealer_blackjack_takes_doubles is _TAKES_ALL
     original_due = True
     out = []
     for index, hand in enumerate(box.hands):
@@ -127,7 +142,7 @@ def dealer_blackjack_takes(rules: BlackjackRules, box: Box, player: str) -> list
         else:
             rule = "Decision 3.1-4"
         out.append(
-            ev.hand_settled(box.number, index, player, Outcome.DEALER_BLACKJACK, stake, -take, rule)
+            ev.hand_settled(box.number, index, player, _DEALER_BLACKJACK, stake, -take, rule)
         )
     return out
 
@@ -145,24 +160,24 @@ def hand_outcome(
     unit = rules.chip_unit
     if hand.surrendered:
         if dealer_bj:  # late surrender: void against a dealer blackjack
-            return Outcome.DEALER_BLACKJACK, -stake, "Decision 3.1-13"
+            return _DEALER_BLACKJACK, -stake, "Decision 3.1-13"
         back = stake // 2 // unit * unit
-        return Outcome.SURRENDER, back - stake, "Decision 3.1-13"
+        return _SURRENDER_OUTCOME, back - stake, "Decision 3.1-13"
     total = hand_total(hand.cards)[0]
     if total > 21:
-        return Outcome.BUST, -stake, "Blackjack 4.1(f)"
+        return _BUST, -stake, "Blackjack 4.1(f)"
     blackjack = total == 21 and len(hand.cards) == 2 and not hand.from_split
     if dealer_bj:
         if blackjack:
-            return Outcome.PUSH, 0, "Blackjack 4.1(e)"
-        return Outcome.DEALER_BLACKJACK, -stake, "Blackjack 4.1(d)"
+            return _PUSH, 0, "Blackjack 4.1(e)"
+        return _DEALER_BLACKJACK, -stake, "Blackjack 4.1(d)"
     if blackjack:
         win = int(stake * rules.blackjack_pays) // unit * unit
-        return Outcome.BLACKJACK, win, "Blackjack 4.1(c)"
+        return _BLACKJACK, win, "Blackjack 4.1(c)"
     if dealer_total > 21:
-        return Outcome.WIN, stake, "Blackjack 4.1(a)"
+        return _WIN, stake, "Blackjack 4.1(a)"
     if total > dealer_total:
-        return Outcome.WIN, stake, "Blackjack 4.1(b)"
+        return _WIN, stake, "Blackjack 4.1(b)"
     if total == dealer_total:
-        return Outcome.PUSH, 0, "Blackjack 4.1(e)"
-    return Outcome.LOSE, -stake, "Blackjack 4.1(g)"
+        return _PUSH, 0, "Blackjack 4.1(e)"
+    return _LOSE, -stake, "Blackjack 4.1(g)"

@@ -216,7 +216,11 @@ class BlackjackTable(BoxSeating):
         """
         if bankrolls is not None:
             fresh = self._fresh
-            burn = self._open_shoe()
+            if self._next_shoe is None and self._committed and not fresh:
+                # the shoe in play goes on (_open_shoe, inline) until its cut card is out
+                burn = self.shoe.cut_card_reached and self._open_shoe()
+            else:
+                burn = self._open_shoe()
             try:
                 return BlackjackRound(self.rules, self.shoe, bankrolls, burn=burn)
             except CroupierError:  # bad bankrolls: the shoe's burn is kept for the next round

@@ -18,7 +18,7 @@ from croupier.cards.card import Card, Rank
 
 __all__ = ["card_value", "hand_total", "is_pair"]
 
-_VALUE_OF_INDEX = tuple(1 if i >> 2 == Rank.ACE else min((i >> 2) + 2, 10) for i in range(52))
+VALUE_OF_INDEX = tuple(1 if i >> 2 == Rank.ACE else min((i >> 2) + 2, 10) for i in range(52))
 """Card index -> blackjack value (an ace as 1)."""
 
 
@@ -28,7 +28,7 @@ def card_value(card: Card) -> int:
     >>> [card_value(Card.parse(t)) for t in ("2c", "Td", "Qs", "Ah")]
     [2, 10, 10, 1]
     """
-    return _VALUE_OF_INDEX[card.index]
+    return VALUE_OF_INDEX[card.index]
 
 
 def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:
@@ -38,7 +38,7 @@ def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:
     >>> hand_total(parse_cards("Ah Ad"))      # A+A = 12, soft (Digest scenario 32)
     (12, True)
     """
-    values = _VALUE_OF_INDEX
+    values = VALUE_OF_INDEX
     total = 0
     ace = False
     for card in cards:
@@ -47,8 +47,13 @@ def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:
         if value == 1:
             ace = True
     if ace and total <= 11:
-        return total + 10, True
-    return total, False
+        return _SOFT[total]  # (total + 10, True)
+    return _HARD[total] if total < 32 else (total, False)
+
+
+_SOFT = tuple((total + 10, True) for total in range(12))
+_HARD = tuple((total, False) for total in range(32))
+"""The totals :func:`hand_total` gives, made once (a soft one by its hard total)."""
 
 
 def is_pair(a: Card, b: Card, *, by_rank: bool) -> bool:
@@ -58,5 +63,5 @@ def is_pair(a: Card, b: Card, *, by_rank: bool) -> bool:
     True
     """
     if by_rank:
-        return a.rank == b.rank
-    return card_value(a) == card_value(b)
+        return a.index >> 2 == b.index >> 2  # a.rank == b.rank (index: 4 * rank + suit)
+    return VALUE_OF_INDEX[a.index] == VALUE_OF_INDEX[b.index]  # card_value(a) == card_value(b)

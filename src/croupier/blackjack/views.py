@@ -26,13 +26,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from croupier import codec
 from croupier.blackjack import events as ev
 from croupier.blackjack.actions import LegalPlays
 from croupier.blackjack.hands import Box, Phase, Turn
-from croupier.blackjack.values import hand_total
+from croupier.blackjack.values import VALUE_OF_INDEX, hand_total
 from croupier.cards.card import Card
 from croupier.errors import CroupierError
 
@@ -51,6 +51,10 @@ __all__ = [
     "event_to_dict",
     "seat_view",
 ]
+
+# Enum members as module constants: reading one off its class goes through the enum
+# metaclass's ``__getattr__`` hook (Python 3.11), several times slower than a global.
+_WAGERS, _PLAYING, _COMPLETE = Phase.WAGERS, Phase.PLAYING, Phase.COMPLETE
 
 
 @dataclass(frozen=True)
@@ -249,7 +253,14 @@ class ShownLog:
     """Where the last update began censoring (0: afresh)."""
 
     def __init__(self) -> None:
-        self._reset()
+        self._count = 0
+        self._first = None
+        self._last = None
+        self._shown = []
+        self._holes = []
+        self._turned = False
+        self._frozen = ()
+        self._since = 0
 
     def _reset(self) -> None:
         self._count = 0
@@ -289,30 +300,49 @@ class ShownLog:
                 self._reset()
                 count = 0
             else:
+                shown = self._shown
                 for index in self._holes:
-                    self._shown[index] = events[index]
-                self._frozen = tuple(self._shown)
+                    shown[index] = events[index]
+                self._frozen = tuple(shown)
             self._turned = turned
         self._since = count
         size = len(events)
         if size > count:
             shown = self._shown
-            for index, event in enumerate(events[count:], count):
+            plain = _AS_IS
+            new = events[count:] if count else events
+            if count and plain.issuperset(map(type, new)):  # every new event shows as it is
+                shown.extend(new)
+                new = ()
+            for event in new:
                 kind = type(event)
-                if kind in _AS_IS:
+                if kind in plain:
                     shown.append(event)
-                    continue
-                if isinstance(event, ev.DealerCard) and event.hidden:
-                    self._holes.append(index)
                 elif kind is ev.DealerCard:
-                    shown.append(event)  # a face-up card
-                    continue
-                shown.append(_censored(event, turned))
+                    if event.hidden:  # type: ignore[attr-defined]  # a DealerCard
+                        self._holes.append(len(shown))
+                        shown.append(event if turned else _HOLE_CARD)
+                    else:
+                        shown.append(event)  # a face-up card
+                elif kind is ev.RoundStarted:  # ev.round_started, inline: the shoe's order goes
+                    public = _new(ev.RoundStarted)
+                    fields = public.__dict__
+                    fields.update(event.__dict__)
+                    fields["shoe"] = ()
+                    shown.append(public)
+                else:
+                    if isinstance(event, ev.DealerCard) and event.hidden:
+                        self._holes.append(len(shown))
+                    shown.append(_censored(event, turned))
             self._count = size
             self._first = events[0]
             self._last = events[-1]
             self._frozen = tuple(shown)
         return self._frozen
+
+
+_HOLE_CARD: Final = ev.HiddenCard("hole card")
+"""An unturned hole card as every viewer sees it (one frozen value)."""
 
 
 _NAMES_A_BOX: frozenset[type[ev.Event]] = frozenset(
@@ -360,55 +390,111 @@ class SeatViews:
         """The dealer's cards as last shown: how many, whether the hole card was hidden,
         the cards shown and their total."""
 
-    def view(self, rnd: BlackjackRound, player: str | None) -> SeatView:
+    def view(
+        self, rnd: BlackjackRound, player: str | None, events: Sequence[ev.Event] | None = None
+    ) -> SeatView:
         """What ``player`` (None: a spectator) may see of ``rnd`` now (see
-        :func:`seat_view`)."""
-        if player is not None and player not in rnd.bankrolls:
+        :func:`seat_view`); ``events`` is the round's log as it stands (the round hands its
+        own, read only; default :attr:`rnd.events
+        <croupier.blackjack.round.BlackjackRound.events>`)."""
+        bankrolls = rnd.bankrolls
+        if player is not None and player not in bankrolls:
             raise CroupierError(f"{player!r} is not a player at this table")
         phase = rnd.phase
-        turned = phase is Phase.COMPLETE
+        turned = phase is _COMPLETE
         log = self._log
-        events = rnd.events
+        if events is None:
+            events = rnd.events
         shown = log.update(events, turned=turned)
         seats = self._seats
         kept = seats.get(player)
         if kept is not None and kept.events is shown:
             return kept  # nothing logged since this seat's last view: nothing changed
-        since = log.since
+        since = log._since
         cache = self._boxes
         table = rnd.boxes
-        if not since:
+        named: set[int] | None = None  # the boxes named by an event since (None: every box)
+        if not since:  # everything afresh
             cache.clear()
             seats.clear()
-            named: set[int] | None = None
         else:
             named = set()
             for index in range(since, len(events)):
                 event = events[index]
-                if type(event) in _NAMES_A_BOX:
+                kind = type(event)
+                if kind in _NAMES_A_BOX:
                     named.add(event.box)  # type: ignore[attr-defined]
-                elif type(event) not in _NAMES_NO_BOX:
+                elif kind not in _NAMES_NO_BOX:
                     named = None  # an event of another kind: every box afresh
                     cache.clear()
                     break
-        boxes: list[BoxView] = []
+        made_boxes: list[BoxView] = []
         for number in sorted(table) if len(table) > 1 else table:
             box = table[number]
             made = cache.get(number)
             if made is None or named is None or number in named or not _same_hands(made, box):
                 made = cache[number] = _box_view(box)
-            boxes.append(made)
+            made_boxes.append(made)
         if named and len(cache) > len(table):
             for number in named:
                 if number not in table:
                     cache.pop(number, None)
-        hidden = not turned and log.hole_card
+        boxes = tuple(made_boxes)
+        hidden = not turned and bool(log._holes)
         cards = rnd.dealer
         dealer = self._dealer
         if dealer[0] != len(cards) or dealer[1] is not hidden or not since:
             seen = tuple(cards[:1] if hidden else cards)
-            dealer = self._dealer = (len(cards), hidden, seen, hand_total(seen)[0] if seen else 0)
-        view = _seat_view(rnd, player, phase, shown, hidden, dealer[2], dealer[3], tuple(boxes))
+            if len(seen) == 1:  # the up card alone (hand_total, inline): an ace counts 11
+                value = VALUE_OF_INDEX[seen[0].index]
+                total = 11 if value == 1 else value
+            else:
+                total = hand_total(seen)[0] if seen else 0
+            dealer = self._dealer = (len(cards), hidden, seen, total)
+        # who decides, and what the viewer may do
+        offer = None
+        legal: LegalPlays | None = None
+        actor: Turn | None
+        if phase is _PLAYING:  # the hand to act: its legal plays name who decides
+            everyone = rnd.legal_actions()
+            actor = everyone.actor
+            if actor is not None and actor.player == player:
+                legal = everyone
+        else:
+            actor = rnd.actor
+            if actor is not None:  # an insurance decision
+                unit = rnd.rules.chip_unit
+                cap = table[actor.box].wagers[actor.player] // 2 // unit * unit
+                offer = _new(InsuranceOffer)
+                fields = offer.__dict__
+                fields["box"] = actor.box
+                fields["player"] = actor.player
+                fields["cap"] = cap
+                fields["even_money"] = rnd.can_even_money()
+                if actor.player == player:
+                    legal = rnd.legal_actions()
+            elif player is not None and phase is _WAGERS:
+                everyone = rnd.legal_actions()
+                legal = LegalPlays(
+                    None,
+                    wagers=tuple(w for w in everyone.wagers if w.player == player),
+                    withdrawals=tuple(w for w in everyone.withdrawals if w[1] == player),
+                    unit=everyone.unit,
+                )
+        view = _new(SeatView)
+        fields = view.__dict__
+        fields["player"] = player
+        fields["phase"] = phase
+        fields["bankrolls"] = tuple(bankrolls.items())
+        fields["boxes"] = boxes
+        fields["dealer"] = dealer[2]
+        fields["dealer_total"] = dealer[3]
+        fields["hole_card"] = hidden
+        fields["insurance_offer"] = offer
+        fields["actor"] = actor
+        fields["legal"] = legal
+        fields["events"] = shown
+        fields["complete"] = turned
         seats[player] = view
         return view
 
@@ -443,100 +529,32 @@ def _box_view(box: Box) -> BoxView:
         cards = hand.cards
         total, soft = hand_total(cards)
         made = _new(HandView)
-        _set(
-            made,
-            "__dict__",
-            {
-                "cards": tuple(cards),
-                "total": total,
-                "soft": soft,
-                "stakes": tuple(hand.stakes.items()),
-                "from_split": hand.from_split,
-                "split_aces": hand.split_aces,
-                "doubled": hand.doubled,
-                "surrendered": hand.surrendered,
-                "done": hand.done,
-                "acted": hand.acted,
-            },
-        )
+        fields = made.__dict__
+        fields["cards"] = tuple(cards)
+        fields["total"] = total
+        fields["soft"] = soft
+        fields["stakes"] = tuple(hand.stakes.items())
+        fields["from_split"] = hand.from_split
+        fields["split_aces"] = hand.split_aces
+        fields["doubled"] = hand.doubled
+        fields["surrendered"] = hand.surrendered
+        fields["done"] = hand.done
+        fields["acted"] = hand.acted
         hands.append(made)
-    return _built(
-        BoxView,
-        {
-            "number": box.number,
-            "wagers": tuple(box.wagers.items()),
-            "hands": tuple(hands),
-            "insurance": tuple(box.insurance.items()) if box.insurance else (),
-            "even_money": tuple(sorted(box.even_money)) if box.even_money else (),
-        },
-    )
+    view = _new(BoxView)
+    fields = view.__dict__
+    fields["number"] = box.number
+    fields["wagers"] = tuple(box.wagers.items())
+    fields["hands"] = tuple(hands)
+    fields["insurance"] = tuple(box.insurance.items()) if box.insurance else ()
+    fields["even_money"] = tuple(sorted(box.even_money)) if box.even_money else ()
+    return view
 
 
-def _seat_view(
-    rnd: BlackjackRound,
-    player: str | None,
-    phase: Phase,
-    events: tuple[ev.Event, ...],
-    hidden: bool,
-    dealer: tuple[Card, ...],
-    dealer_total: int,
-    boxes: tuple[BoxView, ...],
-) -> SeatView:
-    offer = None
-    actor = rnd.actor
-    legal: LegalPlays | None = None
-    if actor is not None:
-        if actor.hand is None:
-            unit = rnd.rules.chip_unit
-            cap = rnd.boxes[actor.box].wagers[actor.player] // 2 // unit * unit
-            offer = InsuranceOffer(actor.box, actor.player, cap, rnd.can_even_money())
-        if actor.player == player:
-            legal = rnd.legal_actions()
-    elif player is not None and phase is Phase.WAGERS:
-        everyone = rnd.legal_actions()
-        legal = LegalPlays(
-            None,
-            wagers=tuple(w for w in everyone.wagers if w.player == player),
-            withdrawals=tuple(w for w in everyone.withdrawals if w[1] == player),
-            unit=everyone.unit,
-        )
-    made = _new(SeatView)
-    _set(
-        made,
-        "__dict__",
-        {
-            "player": player,
-            "phase": phase,
-            "bankrolls": tuple(rnd.bankrolls.items()),
-            "boxes": boxes,
-            "dealer": dealer,
-            "dealer_total": dealer_total,
-            "hole_card": hidden,
-            "insurance_offer": offer,
-            "actor": actor,
-            "legal": legal,
-            "events": events,
-            "complete": phase is Phase.COMPLETE,
-        },
-    )
-    return made
-
-
-_T = TypeVar("_T")
-
-
-def _built(cls: type[_T], values: dict[str, Any]) -> _T:
-    """An instance of the frozen view dataclass ``cls`` holding ``values`` (every field),
-    made without the generated ``__init__``: a frozen dataclass sets each field through
-    ``object.__setattr__``, about three times slower, and the views have no checks to run.
-    """
-    made = _new(cls)
-    _set(made, "__dict__", values)  # the dict itself, not copied
-    return made
-
-
+# The frozen view dataclasses are made without the generated ``__init__`` (a frozen
+# dataclass sets each field through ``object.__setattr__``, several times slower, and the
+# views have no checks to run): a bare instance gets its fields written into its dict.
 _new = object.__new__
-_set = object.__setattr__
 
 
 # ------------------------------------------------------------------------------- codec

@@ -113,14 +113,29 @@ class Wagers:
         """Raise unless ``player`` may wager ``amount`` on ``box`` (``before_deal``: before the
         deal): a box of the layout, a player at the table, a whole number of chips within
         the table limits and the player's chips."""
-        number = self._check_box(box)
-        name = self._check_player(player)
-        chips = whole_number("a wager", amount)
-        self._require_open(before_deal, "made or changed")
-        target = self.boxes.get(number)
-        held = target.wagers.get(name, 0) if target is not None else 0
-        total = chips + (sum(target.wagers.values()) - held if target is not None else 0)
         rules = self.rules
+        if (
+            type(box) is int
+            and 1 <= box <= rules.boxes
+            and type(player) is str
+            and player in self.bankrolls
+            and type(amount) is int
+            and before_deal
+        ):  # well-formed, before the deal: the checks below
+            number, name, chips = box, player, amount
+        else:  # the first malformed part, or the deal, refuses it
+            number = self._check_box(box)
+            name = self._check_player(player)
+            chips = whole_number("a wager", amount)
+            self._require_open(before_deal, "made or changed")
+        target = self.boxes.get(number)
+        if target is None:
+            held = 0
+            total = chips
+        else:
+            wagers = target.wagers
+            held = wagers.get(name, 0)
+            total = chips + sum(wagers.values()) - held
         if chips % rules.chip_unit or not rules.table_minimum <= chips:
             raise IllegalActionError(
                 "Decision 3.1-14",
@@ -140,13 +155,14 @@ class Wagers:
 
     def place(self, box: int, player: str, amount: int) -> ev.WagerPlaced:
         """Place (or change) ``player``'s wager on ``box``, once :meth:`verify_place` passed."""
-        box, amount = int(box), int(amount)
+        if type(box) is not int or type(amount) is not int:
+            box, amount = int(box), int(amount)
         target = self.boxes.get(box)
         if target is None:
             target = self.boxes[box] = Box(box, {})
-        bankrolls = self.bankrolls
-        bankrolls[player] += target.wagers.get(player, 0) - amount
-        target.wagers[player] = amount
+        wagers = target.wagers
+        self.bankrolls[player] += wagers.get(player, 0) - amount
+        wagers[player] = amount
         return ev.wager_placed(box, player, amount)
 
     def verify_withdraw(self, box: object, player: object, *, before_deal: bool) -> None:
