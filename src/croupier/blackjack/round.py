@@ -178,9 +178,6 @@ class BlackjackRound:
         order = shoe.remaining
         start = ev.round_started(tuple(chips.items()), order, burn, kept[3], kept[2])
         self._events: list[ev.Event] = [start]
-        self._sure_until = 1 + len(order) - kept[1]
-        """While the log holds at most this many events the shoe holds ``most_drawn`` cards,
-        so an action cannot run out of them: every card drawn logs an event (see ``_sure``)."""
         self._events_seen: tuple[ev.Event, ...] = ()
         self.phase = _WAGERS
         """Where the round is."""
@@ -226,7 +223,6 @@ class BlackjackRound:
             raise CroupierError(f"shoe must be a Shoe, not {type(shoe).__name__}")
         self._shoe = shoe
         self._plays.shoe = shoe
-        self._sure_until = -1  # a new shoe: counted afresh
 
     @property
     def dealer_cards(self) -> tuple[Card, ...]:
@@ -382,7 +378,7 @@ class BlackjackRound:
             if (
                 open_plays is not None
                 and open_plays[play]
-                and (first <= self._sure_until or self._sure(first))  # no undo record (_run)
+                and len(self._shoe) >= self._most_drawn  # no undo record needed (_run)
             ):
                 decision: HandAction = action  # type: ignore[assignment]  # a HandAction's type
                 box, hand, player = decision.box, decision.hand, decision.player
@@ -472,7 +468,7 @@ class BlackjackRound:
         """Run a verified ``step`` all or nothing, log the events it made and return the
         first; the dealer plays and the round settles once no hand is left to act."""
         logged = len(self._events)
-        if logged > self._sure_until and not self._sure(logged):
+        if len(self._shoe) < self._most_drawn:  # the shoe itself: another may draw from it
             saved = self._save()  # near the shoe's end: keep an undo record
             try:
                 return self._logged(step)
@@ -484,17 +480,6 @@ class BlackjackRound:
         if self._plays.turn is None and self.phase is _PLAYING:
             self._finish()
         return events[logged]
-
-    def _sure(self, logged: int) -> bool:
-        """Whether the shoe holds :func:`most_drawn` cards (an action cannot run out of
-        them) now that the log holds ``logged`` events; if so, until when that stays true:
-        each card drawn logs an event, so the shoe holds that many for as many events more
-        as it has cards to spare."""
-        spare = len(self._shoe) - self._most_drawn
-        if spare < 0:
-            return False
-        self._sure_until = logged + spare
-        return True
 
     def _logged(self, step: Callable[[], list[ev.Event]]) -> ev.Event:
         events = self._events
